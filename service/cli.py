@@ -1,0 +1,168 @@
+"""`comfy_service`: a thin CLI over service.manager. Parsing here, work there.
+
+Every verb prints one line (or a JSON object with --json) and exits with a code of
+manager.Exit; errors never print a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from service import embedded, manager
+from service.config import ConfigError, resolve
+from service.manager import Exit, Result
+from service.process import who_holds
+
+VERBS = ("setup", "start", "status", "stop", "restart", "free", "idle", "switch", "stacks",
+         "logs", "who-holds")
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print one JSON object")
+    common.add_argument("--config", type=Path, help="settings file (YAML)")
+    common.add_argument("--comfyui", type=Path, help="ComfyUI folder (with main.py)")
+    common.add_argument("--python", type=Path, help="python of ComfyUI's environment")
+    common.add_argument("--host", help="address to bind (default 127.0.0.1)")
+    common.add_argument("--port", type=int, help="port (default 8188)")
+    common.add_argument("--state-dir", type=Path, help="where state and logs go")
+    common.add_argument("-v", "--verbose", action="store_true")
+
+    p = argparse.ArgumentParser(
+        prog="comfy_service", description="Start, watch, free and stop a ComfyUI server.")
+    sub = p.add_subparsers(dest="verb", metavar="VERB")
+    sub.required = True
+
+    s = sub.add_parser("setup", parents=[common], help="build the embedded ComfyUI (idempotent)")
+    s.add_argument("--force", action="store_true", help="rebuild even when up to date")
+
+    for verb, text in (("start", "start ComfyUI detached"),
+                       ("restart", "stop, then start with the same settings")):
+        s = sub.add_parser(verb, parents=[common], help=text)
+        s.add_argument("--placement", choices=["resident", "streaming", "phased", "auto", "none"],
+                       help="weight placement preset (default auto)")
+        s.add_argument("--model-gb", type=float, help="model size in GiB for --placement auto")
+        s.add_argument("--start-timeout", type=float, help="seconds to wait for the server")
+        s.add_argument("comfy_args", nargs="*", metavar="-- COMFY_ARG",
+                       help="extra ComfyUI flags after --, e.g. -- --disable-mmap")
+
+    sub.add_parser("status", parents=[common], help="running / not running / stale / unresponsive")
+    s = sub.add_parser("stop", parents=[common], help="stop the server and its whole process tree")
+    s.add_argument("--timeout", type=float, default=15.0, help="seconds between TERM and KILL")
+    s = sub.add_parser("free", parents=[common], help="unload models, free memory, report VRAM")
+    s.add_argument("--timeout", type=float, default=60.0)
+    s.add_argument("--restart-if-held", action="store_true",
+                   help="restart when VRAM does not come back")
+    s = sub.add_parser("idle", parents=[common], help="exit 0 idle, 9 busy, 10 unknown")
+    s.add_argument("--reads", type=int, default=3)
+    s.add_argument("--interval", type=float, default=1.0)
+    s = sub.add_parser("switch", parents=[common], help="free the GPU for video or image models")
+    s.add_argument("family", choices=["video", "image"])
+    s.add_argument("--timeout", type=float, default=600.0)
+    sub.add_parser("stacks", parents=[common], help="dump every server thread's stack")
+    s = sub.add_parser("logs", parents=[common], help="print (or follow) the server log")
+    s.add_argument("-f", "--follow", action="store_true")
+    s.add_argument("-n", "--lines", type=int, default=40)
+    s = sub.add_parser("who-holds", parents=[common], help="which processes hold a file open")
+    s.add_argument("path", type=Path)
+    return p
+
+
+def _config(args: argparse.Namespace):
+    flags = {
+        "comfyui": args.comfyui, "python": args.python, "host": args.host, "port": args.port,
+        "state_dir": args.state_dir,
+        "placement": getattr(args, "placement", None),
+        "model_gb": getattr(args, "model_gb", None),
+        "start_timeout": getattr(args, "start_timeout", None),
+    }
+    if getattr(args, "comfy_args", None):
+        flags["extra_args"] = args.comfy_args
+    return resolve(flags, config_file=args.config)
+
+
+def run(args: argparse.Namespace) -> Result:
+    if args.verb == "setup":
+        emb = embedded.build(force=args.force)
+        return Result(Exit.OK, f"embedded ComfyUI {embedded.COMFYUI_VERSION} ready at "
+                               f"{emb.comfyui}", {"comfyui": str(emb.comfyui),
+                                                  "python": str(emb.python)})
+    if args.verb == "who-holds":
+        if not args.path.exists():
+            return Result(Exit.USAGE, f"no such file: {args.path}", {})
+        holders = who_holds(args.path)
+        if not holders:
+            return Result(Exit.OK, f"no process holds {args.path}", {"holders": []})
+        names = ", ".join(f"pid {h['pid']} ({h['name']}, {'/'.join(h['how'])})" for h in holders)
+        return Result(Exit.OK, f"{args.path} is held by {names}", {"holders": holders})
+    cfg = _config(args)
+    if args.verb == "start":
+        return manager.start(cfg)
+    if args.verb == "restart":
+        return manager.restart(cfg)
+    if args.verb == "status":
+        return manager.status(cfg)
+    if args.verb == "stop":
+        return manager.stop(cfg, timeout=args.timeout)
+    if args.verb == "free":
+        return manager.free(cfg, timeout=args.timeout, restart_if_held=args.restart_if_held)
+    if args.verb == "idle":
+        return manager.idle(cfg, reads=args.reads, interval=args.interval)
+    if args.verb == "switch":
+        return manager.switch(cfg, args.family, timeout=args.timeout)
+    if args.verb == "stacks":
+        return manager.stacks(cfg)
+    if args.verb == "logs":
+        log = manager.latest_log(cfg)
+        if log is None or not log.exists():
+            return Result(Exit.NOT_RUNNING, f"no server log for port {cfg.port} in "
+                                            f"{cfg.state_dir / 'logs'}", {})
+        if args.follow:
+            print(manager.tail(log, args.lines), flush=True)
+            manager.follow(log)
+        return Result(Exit.OK, f"log {log}", {"log": str(log)},
+                      detail=manager.tail(log, args.lines))
+    raise AssertionError(args.verb)
+
+
+def render(res: Result, as_json: bool) -> None:
+    if as_json:
+        print(res.to_json())
+        return
+    stream = sys.stdout if res.code == Exit.OK else sys.stderr
+    if res.detail and res.code != Exit.OK:
+        print(res.detail, file=stream)
+    print(res.message if res.code == Exit.OK else f"comfy_service: {res.message}", file=stream)
+    if res.detail and res.code == Exit.OK:
+        print(res.detail, file=stream)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return Exit.USAGE if e.code else Exit.OK
+    logging.basicConfig(level=logging.INFO if args.verbose or args.verb == "setup"
+                        else logging.WARNING, format="%(message)s")
+    try:
+        res = run(args)
+    except ConfigError as e:
+        res = Result(Exit.CONFIG, str(e))
+    except embedded.EmbeddedBuildError as e:
+        res = Result(Exit.ERROR, f"setup: {e}")
+    except KeyboardInterrupt:
+        return Exit.INTERRUPTED
+    except OSError as e:
+        res = Result(Exit.ERROR, f"{e.strerror or e}: {getattr(e, 'filename', '') or ''}".rstrip(
+            ": "))
+    render(res, getattr(args, "json", False))
+    return int(res.code)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""Where the ComfyUI server lives and how to launch it: flag > environment > file > default.
+
+The default is the embedded ComfyUI this checkout builds (`comfy_service setup`). A user
+with their own ComfyUI points at it with a config file or environment variables:
+
+    # ~/.config/h3sprite/service.yaml   (or --config FILE, or $H3SPRITE_SERVICE_CONFIG)
+    comfyui: /opt/ComfyUI          # folder with main.py
+    python: /opt/ComfyUI/venv/bin/python
+    port: 8188
+    placement: streaming
+    extra_args: ["--disable-mmap"]
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from service.embedded import default_embedded
+
+Placement = Literal["resident", "streaming", "phased", "auto", "none"]
+
+DEFAULT_CONFIG_FILE = Path.home() / ".config" / "h3sprite" / "service.yaml"
+ENV_PREFIX = "H3SPRITE_"
+# setting name -> environment variable (all strings; pydantic converts)
+ENV_VARS = {
+    "comfyui": "H3SPRITE_COMFYUI",
+    "python": "H3SPRITE_COMFY_PYTHON",
+    "host": "H3SPRITE_HOST",
+    "port": "H3SPRITE_PORT",
+    "placement": "H3SPRITE_PLACEMENT",
+    "model_gb": "H3SPRITE_MODEL_GB",
+    "extra_args": "H3SPRITE_COMFY_ARGS",
+    "state_dir": "H3SPRITE_STATE_DIR",
+    "start_timeout": "H3SPRITE_START_TIMEOUT",
+    "link_pack": "H3SPRITE_LINK_PACK",
+}
+
+
+class ConfigError(ValueError):
+    """A setting is wrong; the message names where it came from and how to fix it."""
+
+
+class ServiceConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    comfyui: Path = Field(description="ComfyUI folder (the one with main.py)")
+    python: Path = Field(description="the python of ComfyUI's environment")
+    host: str = "127.0.0.1"
+    port: int = Field(8188, ge=1, le=65535)
+    placement: Placement = "auto"
+    model_gb: float = Field(19.5, gt=0, description="model weights in GiB, for placement=auto")
+    extra_args: list[str] = Field(default_factory=list)
+    state_dir: Path = Field(description="where state files and server logs go")
+    start_timeout: float = Field(180.0, gt=0)
+    link_pack: bool = True  # load our node pack through an extra-model-paths file
+
+    @field_validator("extra_args", mode="before")
+    @classmethod
+    def _split(cls, v: Any) -> Any:
+        return shlex.split(v) if isinstance(v, str) else v
+
+    @property
+    def base_url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+
+def defaults() -> dict[str, Any]:
+    emb = default_embedded()
+    return {"comfyui": emb.comfyui, "python": emb.python, "state_dir": emb.home / "run"}
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text())
+    except OSError as e:
+        raise ConfigError(f"cannot read config file {path}: {e.strerror}") from None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"config file {path} is not valid YAML: {e}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"config file {path} must be a mapping of settings, not {type(data).__name__}")
+    unknown = sorted(set(data) - set(ServiceConfig.model_fields))
+    if unknown:
+        raise ConfigError(
+            f"config file {path}: unknown setting(s) {', '.join(unknown)}; "
+            f"known: {', '.join(ServiceConfig.model_fields)}"
+        )
+    return data
+
+
+def resolve(
+    flags: dict[str, Any] | None = None,
+    config_file: Path | None = None,
+    environ: dict[str, str] | None = None,
+) -> ServiceConfig:
+    """Merge the four layers (flag > environment > file > default) into one config."""
+    environ = os.environ if environ is None else environ
+    layers: list[tuple[str, dict[str, Any]]] = [("defaults", defaults())]
+    if config_file is None and environ.get("H3SPRITE_SERVICE_CONFIG"):
+        config_file = Path(environ["H3SPRITE_SERVICE_CONFIG"])
+    if config_file is not None:
+        layers.append((f"config file {config_file}", _read_file(Path(config_file))))
+    elif DEFAULT_CONFIG_FILE.is_file():
+        layers.append((f"config file {DEFAULT_CONFIG_FILE}", _read_file(DEFAULT_CONFIG_FILE)))
+    env_layer = {k: environ[v] for k, v in ENV_VARS.items() if environ.get(v, "") != ""}
+    layers.append(("environment", env_layer))
+    layers.append(("flags", {k: v for k, v in (flags or {}).items() if v is not None}))
+
+    merged: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    for name, layer in layers:
+        for key, value in layer.items():
+            merged[key] = value
+            origin[key] = name
+    try:
+        return ServiceConfig(**merged)
+    except ValidationError as e:
+        err = e.errors()[0]
+        key = str(err["loc"][0]) if err["loc"] else "?"
+        where = origin.get(key, "settings")
+        if where == "environment":
+            where = f"environment variable {ENV_VARS.get(key, key)}"
+        raise ConfigError(f"bad setting {key!r} from {where}: {err['msg']}") from None
+
+
+def check_paths(cfg: ServiceConfig) -> None:
+    """Fail early, naming the fix, when the ComfyUI folder or its python is missing."""
+    if not (cfg.comfyui / "main.py").is_file():
+        hint = (
+            "run `comfy_service setup` to build the embedded one"
+            if cfg.comfyui == defaults()["comfyui"]
+            else f"set `comfyui:` or {ENV_VARS['comfyui']} to the folder that has main.py"
+        )
+        raise ConfigError(f"no ComfyUI at {cfg.comfyui} (main.py missing): {hint}")
+    if not cfg.python.exists():
+        raise ConfigError(
+            f"ComfyUI's python {cfg.python} does not exist: set `python:` or "
+            f"{ENV_VARS['python']} to the interpreter of ComfyUI's environment"
+        )

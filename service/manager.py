@@ -1,0 +1,445 @@
+"""The service verbs as plain functions: each returns a Result (exit code, one line, data).
+
+The CLI only renders Results; tests and the batch driver call these functions directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from service import placement
+from service.api import ComfyHTTP, Unreachable, gpu_devices, vram_free
+from service.config import ServiceConfig, check_paths
+from service.process import (
+    ProcessId,
+    describe,
+    port_is_free,
+    port_owner,
+    send_dump_signal,
+    spawn_detached,
+    terminate_tree,
+    tree_rss,
+    wait_port_free,
+)
+
+PACK_DIR = Path(__file__).resolve().parent.parent / "comfy_nodes"
+LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
+PACK_LINK_NAME = "h3sprite"
+GIB = 1024**3
+
+
+class Exit(IntEnum):
+    """Every exit code of comfy_service, in one place."""
+
+    OK = 0
+    ERROR = 1
+    USAGE = 2
+    NOT_RUNNING = 3
+    STALE = 4
+    UNRESPONSIVE = 5
+    PORT_IN_USE = 6
+    START_FAILED = 7
+    CONFIG = 8
+    BUSY = 9
+    UNKNOWN = 10
+    VRAM_HELD = 11
+    INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class Result:
+    code: Exit
+    message: str
+    data: dict[str, Any] = field(default_factory=dict)
+    detail: str = ""  # extra text for humans (log tail, thread dump), printed after the line
+
+    def to_json(self) -> str:
+        return json.dumps({"ok": self.code == Exit.OK, "exit": int(self.code),
+                           "code": self.code.name.lower(), "message": self.message,
+                           **self.data, **({"detail": self.detail} if self.detail else {})},
+                          default=str)
+
+
+# ---------------------------------------------------------------- state ---
+
+def state_path(cfg: ServiceConfig) -> Path:
+    return cfg.state_dir / f"comfyui-{cfg.port}.json"
+
+
+def load_state(cfg: ServiceConfig) -> dict[str, Any] | None:
+    try:
+        return json.loads(state_path(cfg).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def write_state(cfg: ServiceConfig, state: dict[str, Any]) -> None:
+    """Atomic: write a temporary file beside it, fsync, rename over."""
+    path = state_path(cfg)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w") as f:
+        json.dump(state, f, indent=2, default=str)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def clear_state(cfg: ServiceConfig) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        state_path(cfg).unlink()
+
+
+def _identity(state: dict[str, Any]) -> ProcessId:
+    return ProcessId(int(state["pid"]), float(state["create_time"]))
+
+
+def _new_log_path(cfg: ServiceConfig) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    logs = cfg.state_dir / "logs"
+    path = logs / f"comfyui-{cfg.port}-{stamp}.log"
+    n = 1
+    while path.exists():  # a log per start, never appended to or overwritten
+        path = logs / f"comfyui-{cfg.port}-{stamp}-{n}.log"
+        n += 1
+    return path
+
+
+def tail(path: Path | str | None, lines: int = 20) -> str:
+    if not path:
+        return ""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 64 * 1024))
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    return "\n".join(text.splitlines()[-lines:])
+
+
+# ---------------------------------------------------------------- start ---
+
+def _pack_paths_file(cfg: ServiceConfig) -> Path:
+    """An extra-model-paths file whose custom_nodes folder holds only a link to our pack."""
+    nodes_parent = cfg.state_dir / "custom_nodes"
+    nodes_parent.mkdir(parents=True, exist_ok=True)
+    link = nodes_parent / PACK_LINK_NAME
+    if not (link.is_symlink() and link.resolve() == PACK_DIR):
+        if link.is_symlink():
+            link.unlink()  # our own link pointing at an old checkout
+        if not link.exists():
+            link.symlink_to(PACK_DIR, target_is_directory=True)
+    paths = cfg.state_dir / "extra_model_paths.yaml"
+    tmp = paths.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"h3sprite": {"custom_nodes": str(nodes_parent)}}))  # JSON is YAML
+    os.replace(tmp, paths)
+    return paths
+
+
+def server_argv(cfg: ServiceConfig) -> tuple[list[str], str]:
+    preset, place_flags = placement.flags_for(cfg.placement, cfg.model_gb, cfg.extra_args)
+    argv = [str(cfg.python), "-u", str(LAUNCHER), str(cfg.comfyui),
+            "--listen", cfg.host, "--port", str(cfg.port), *place_flags, *cfg.extra_args]
+    if cfg.link_pack:
+        argv += ["--extra-model-paths-config", str(_pack_paths_file(cfg))]
+    if "--base-directory" in cfg.extra_args:
+        # ComfyUI lists <base>/custom_nodes at startup and crashes when it is missing.
+        base = Path(cfg.extra_args[cfg.extra_args.index("--base-directory") + 1])
+        (base / "custom_nodes").mkdir(parents=True, exist_ok=True)
+    return argv, preset
+
+
+def _running(cfg: ServiceConfig) -> tuple[dict | None, psutil.Process | None]:
+    state = load_state(cfg)
+    if state is None:
+        return None, None
+    try:
+        return state, _identity(state).process()
+    except (KeyError, ValueError, TypeError):
+        return state, None
+
+
+def start(cfg: ServiceConfig) -> Result:
+    check_paths(cfg)
+    state, proc = _running(cfg)
+    if proc is not None:
+        return Result(Exit.OK, f"already running: pid {proc.pid} on {cfg.base_url} (no change)",
+                      {"pid": proc.pid, "url": cfg.base_url, "log": state.get("log"),
+                       "already_running": True})
+    if not port_is_free(cfg.host, cfg.port):
+        owner = port_owner(cfg.port)
+        return Result(Exit.PORT_IN_USE,
+                      f"port {cfg.port} is already in use by {describe(owner)}: "
+                      f"choose another with --port, or stop that process yourself",
+                      {"port": cfg.port, "owner_pid": owner.pid if owner else None})
+    argv, preset = server_argv(cfg)
+    log_path = _new_log_path(cfg)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    popen, detach = spawn_detached(argv, log_path, cfg.comfyui, env)
+    ident = ProcessId.of(psutil.Process(popen.pid))
+    state = {
+        "pid": ident.pid, "create_time": ident.create_time, "host": cfg.host, "port": cfg.port,
+        "url": cfg.base_url, "argv": argv, "log": str(log_path), "comfyui": str(cfg.comfyui),
+        "placement": preset, "detach": detach, "started_at": time.time(),
+        "config": json.loads(cfg.model_dump_json()),
+    }
+    write_state(cfg, state)
+    api = ComfyHTTP(cfg.base_url, timeout=2.0)
+    deadline = time.monotonic() + cfg.start_timeout
+    while time.monotonic() < deadline:
+        code = popen.poll()
+        if code is not None:
+            clear_state(cfg)
+            return Result(Exit.START_FAILED,
+                          f"ComfyUI exited with code {code} during start-up; log: {log_path}",
+                          {"exit_code": code, "log": str(log_path)}, detail=tail(log_path))
+        try:
+            api.system_stats()
+            took = time.time() - state["started_at"]
+            return Result(Exit.OK, f"started pid {ident.pid} on {cfg.base_url} in {took:.1f} s "
+                                   f"({preset}, {detach}); log {log_path}",
+                          {"pid": ident.pid, "url": cfg.base_url, "log": str(log_path),
+                           "placement": preset, "detach": detach, "startup_s": round(took, 2)})
+        except Unreachable:
+            time.sleep(0.25)
+        except Exception:  # an HTTP error status: the server is up but unhappy; keep waiting
+            time.sleep(0.25)
+    terminate_tree(psutil.Process(popen.pid))
+    clear_state(cfg)
+    return Result(Exit.START_FAILED,
+                  f"ComfyUI did not answer /system_stats within {cfg.start_timeout:.0f} s and "
+                  f"was stopped; raise start_timeout or read the log {log_path}",
+                  {"log": str(log_path)}, detail=tail(log_path))
+
+
+# --------------------------------------------------------------- status ---
+
+def status(cfg: ServiceConfig) -> Result:
+    state, proc = _running(cfg)
+    if state is None:
+        note = "" if port_is_free(cfg.host, cfg.port) else (
+            f"; port {cfg.port} is held by {describe(port_owner(cfg.port))}, not by us")
+        return Result(Exit.NOT_RUNNING, f"not running on port {cfg.port}{note}",
+                      {"state": "not running", "port": cfg.port})
+    if proc is None:
+        other = _identity(state).pid_reused_by() if "pid" in state else None
+        if other is not None:
+            return Result(Exit.STALE,
+                          f"stale state: recorded pid {state['pid']} now belongs to another "
+                          f"process, {describe(other)}; it will not be touched",
+                          {"state": "stale", "pid": state.get("pid"), "port": cfg.port,
+                           "log": state.get("log")})
+        return Result(Exit.NOT_RUNNING,
+                      f"not running: pid {state.get('pid')} is gone (it died or was killed); "
+                      f"last log {state.get('log')}",
+                      {"state": "not running", "pid": state.get("pid"), "port": cfg.port,
+                       "log": state.get("log")}, detail=tail(state.get("log"), 10))
+    data: dict[str, Any] = {
+        "pid": proc.pid, "port": cfg.port, "url": state.get("url"), "log": state.get("log"),
+        "uptime_s": round(time.time() - proc.create_time(), 1),
+        "rss_bytes": tree_rss(proc), "placement": state.get("placement"),
+    }
+    api = ComfyHTTP(state.get("url", cfg.base_url), timeout=3.0)
+    try:
+        stats = api.system_stats()
+        queue = api.queue_length()
+    except Exception:
+        data["state"] = "unresponsive"
+        return Result(Exit.UNRESPONSIVE,
+                      f"unresponsive: pid {proc.pid} is alive but {data['url']} does not answer "
+                      f"(hung? try `comfy_service stacks`, then `restart`)", data)
+    data.update(state="running", queue=queue, comfyui_version=stats.get("system", {}).get(
+        "comfyui_version"))
+    gpus = gpu_devices(stats)
+    vram = ""
+    if gpus:
+        data["vram_free"] = vram_free(stats)
+        data["vram_total"] = sum(int(d.get("vram_total", 0)) for d in gpus)
+        vram = f", VRAM {data['vram_free'] / GIB:.1f}/{data['vram_total'] / GIB:.1f} GiB free"
+    return Result(Exit.OK,
+                  f"running: pid {proc.pid} on {data['url']}, up {data['uptime_s']:.0f} s, "
+                  f"RSS {data['rss_bytes'] / 2**20:.0f} MiB (tree){vram}, queue {queue}", data)
+
+
+# ----------------------------------------------------------------- stop ---
+
+def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
+    state, proc = _running(cfg)
+    if state is None:
+        return Result(Exit.OK, f"not running on port {cfg.port} (nothing to stop)",
+                      {"stopped": False})
+    if proc is None:
+        clear_state(cfg)
+        other = _identity(state).pid_reused_by() if "pid" in state else None
+        left = f"; pid {state.get('pid')} now belongs to {describe(other)}, left alone" if other \
+            else ""
+        return Result(Exit.OK, f"not running (removed stale state){left}", {"stopped": False})
+    pid = proc.pid
+    killed = terminate_tree(proc, timeout=timeout)
+    clear_state(cfg)
+    if not wait_port_free(cfg.host, cfg.port, timeout=10):
+        return Result(Exit.ERROR, f"stopped pid {pid}, but port {cfg.port} is still held by "
+                                  f"{describe(port_owner(cfg.port))}", {"pid": pid})
+    extra = f"; killed {len(killed)} process(es) that outlived SIGTERM" if killed else ""
+    return Result(Exit.OK, f"stopped pid {pid}; port {cfg.port} is free{extra}",
+                  {"stopped": True, "pid": pid, "killed": killed})
+
+
+def restart(cfg: ServiceConfig) -> Result:
+    """stop + start; with the settings of the running server when there is one."""
+    state = load_state(cfg)
+    if state and "config" in state:
+        with contextlib.suppress(Exception):
+            cfg = ServiceConfig(**state["config"])
+    stopped = stop(cfg)
+    if stopped.code != Exit.OK:
+        return stopped
+    started = start(cfg)
+    return Result(started.code, f"restart: {stopped.message}; {started.message}",
+                  started.data, started.detail)
+
+
+# ------------------------------------------------------- free/idle/switch ---
+
+def idle(cfg: ServiceConfig, reads: int = 3, interval: float = 1.0) -> Result:
+    """Idle only after `reads` consecutive empty queue reads; unreachable is unknown."""
+    api = ComfyHTTP(cfg.base_url, timeout=3.0)
+    for i in range(reads):
+        try:
+            n = api.queue_length()
+        except Exception as e:
+            return Result(Exit.UNKNOWN, f"unknown: {cfg.base_url} does not answer /queue ({e})",
+                          {"idle": None})
+        if n:
+            return Result(Exit.BUSY, f"busy: {n} prompt(s) running or waiting", {"idle": False,
+                                                                                "queue": n})
+        if i + 1 < reads:
+            time.sleep(interval)
+    return Result(Exit.OK, f"idle: queue empty on {reads} consecutive reads {interval:g} s apart",
+                  {"idle": True})
+
+
+def wait_idle(cfg: ServiceConfig, timeout: float, interval: float = 1.0) -> Result:
+    deadline = time.monotonic() + timeout
+    while True:
+        res = idle(cfg, interval=interval)
+        if res.code != Exit.BUSY or time.monotonic() >= deadline:
+            return res
+        time.sleep(interval)
+
+
+def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
+         restart_if_held: bool = False) -> Result:
+    """POST /free (unload models + free memory), wait until applied, report VRAM."""
+    api = ComfyHTTP(cfg.base_url, timeout=5.0)
+    try:
+        before = api.system_stats()
+        api.free()
+    except Unreachable as e:
+        return Result(Exit.NOT_RUNNING, f"cannot free: {e}", {})
+    # The worker applies the flags after its current prompt, when the queue is empty.
+    waited = wait_idle(cfg, timeout, interval=0.5)
+    if waited.code != Exit.OK:
+        return Result(waited.code, f"free requested, but {waited.message}", waited.data)
+    after = api.system_stats()
+    gpus = gpu_devices(after)
+    if not gpus:
+        return Result(Exit.OK, "freed: models unloaded and caches cleared (no GPU: no VRAM to "
+                               "report)", {"gpu": False})
+    # VRAM is released by the worker shortly after the flags are read: poll until it settles.
+    prev = vram_free(after)
+    for _ in range(10):
+        time.sleep(0.5)
+        after = api.system_stats()
+        now = vram_free(after)
+        if now is not None and prev is not None and now <= prev:
+            break
+        prev = now
+    total = sum(int(d.get("vram_total", 0)) for d in gpus)
+    b, a = vram_free(before) or 0, vram_free(after) or 0
+    data = {"gpu": True, "vram_free_before": b, "vram_free_after": a, "vram_total": total}
+    held = (total - a) / GIB
+    line = f"VRAM free {b / GIB:.1f} -> {a / GIB:.1f} GiB of {total / GIB:.1f}"
+    if held <= held_gib:
+        return Result(Exit.OK, f"freed: {line}", data)
+    if restart_if_held:
+        res = restart(cfg)
+        return Result(res.code, f"{line}; {held:.1f} GiB still held, so restarted: {res.message}",
+                      data)
+    return Result(Exit.VRAM_HELD, f"{line}: {held:.1f} GiB still held (a custom node may load "
+                                  f"models outside ComfyUI's manager); `comfy_service restart` "
+                                  f"returns it", data)
+
+
+def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0) -> Result:
+    """Make the GPU free for the other model family: wait idle, free, restart if still held."""
+    if _running(cfg)[1] is None:
+        res = free(cfg, timeout=timeout)  # a server we do not manage: free is all we may do
+    else:
+        res = free(cfg, timeout=timeout, restart_if_held=True)
+    if res.code != Exit.OK:
+        return Result(res.code, f"switch {family}: {res.message}", res.data)
+    return Result(Exit.OK, f"ready for {family}: {res.message}", {**res.data, "family": family})
+
+
+# --------------------------------------------------------- stacks / logs ---
+
+def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
+    state, proc = _running(cfg)
+    if proc is None:
+        return Result(Exit.NOT_RUNNING, "not running (or not started by comfy_service): "
+                                        "no process to ask for a thread dump", {})
+    log = Path(state["log"])
+    offset = log.stat().st_size
+    send_dump_signal(proc)
+    deadline = time.monotonic() + wait
+    text, last_size = "", -1
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        size = log.stat().st_size
+        if size == last_size and "Thread 0x" in text:
+            break  # the dump has stopped growing
+        last_size = size
+        with open(log, "rb") as f:
+            f.seek(offset)
+            text = f.read().decode("utf-8", "replace")
+    if "Thread 0x" not in text and "Current thread" not in text:
+        return Result(Exit.ERROR, f"pid {proc.pid} wrote no thread dump to {log} within "
+                                  f"{wait:g} s (was it started through our launcher?)", {})
+    threads = text.count("Thread 0x") + text.count("Current thread 0x")
+    return Result(Exit.OK, f"thread dump of pid {proc.pid}: {threads} threads (also in {log})",
+                  {"pid": proc.pid, "threads": threads, "log": str(log)}, detail=text.rstrip())
+
+
+def latest_log(cfg: ServiceConfig) -> Path | None:
+    state = load_state(cfg)
+    if state and state.get("log"):
+        return Path(state["log"])
+    logs = sorted((cfg.state_dir / "logs").glob(f"comfyui-{cfg.port}-*.log"),
+                  key=lambda p: p.stat().st_mtime)
+    return logs[-1] if logs else None
+
+
+def follow(path: Path, out=sys.stdout, poll: float = 0.5) -> None:
+    """Print what is appended to path until interrupted."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        while True:
+            chunk = f.read()
+            if chunk:
+                out.write(chunk.decode("utf-8", "replace"))
+                out.flush()
+            else:
+                time.sleep(poll)

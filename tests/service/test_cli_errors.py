@@ -1,0 +1,65 @@
+"""Bad input gets one clear line and a distinct non-zero exit, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from service.manager import Exit
+from tests.conftest import free_port, run_cli
+
+
+@pytest.mark.parametrize("args, code, needle", [
+    (["bogus"], Exit.USAGE, "invalid choice"),
+    (["status", "--port", "99999"], Exit.CONFIG, "port"),
+    (["status", "--port", "x"], Exit.USAGE, "invalid int"),
+    (["start", "--port", "0"], Exit.CONFIG, "port"),
+    (["start", "--comfyui", "/nonexistent/ComfyUI"], Exit.CONFIG, "/nonexistent/ComfyUI"),
+    (["start", "--python", "/nonexistent/bin/python"], Exit.CONFIG, "/nonexistent/bin/python"),
+    (["start", "--config", "/nonexistent/service.yaml"], Exit.CONFIG, "/nonexistent/service.yaml"),
+    (["who-holds", "/nonexistent/file"], Exit.USAGE, "/nonexistent/file"),
+])
+def test_bad_input_is_one_clear_line(args, code, needle, tmp_path):
+    """Each bad input maps to its exit code and names the offending value."""
+    res = run_cli("service", *args, "--state-dir", str(tmp_path))
+    assert res.code == code, res.err
+    assert needle in res.err
+    assert "Traceback" not in res.err
+
+
+def test_unknown_key_in_config_file_names_file_and_key(tmp_path):
+    """A typo in the config file is named with the file and the known keys."""
+    cfg = tmp_path / "service.yaml"
+    cfg.write_text("prot: 8188\n")
+    res = run_cli("service", "status", "--config", str(cfg), "--state-dir", str(tmp_path))
+    assert res.code == Exit.CONFIG
+    assert str(cfg) in res.err and "prot" in res.err and "port" in res.err
+
+
+def test_python_that_cannot_run_comfyui_fails_start_with_log_tail(tmp_path, embedded_ready):
+    """A python without ComfyUI's packages: start fails, exit START_FAILED, log tail shown."""
+    res = run_cli("service", "start", "--python", sys.executable, "--port", str(free_port()),
+                  "--state-dir", str(tmp_path), "--", "--base-directory", str(tmp_path / "b"))
+    assert res.code == Exit.START_FAILED
+    assert "exited with code" in res.err and "ModuleNotFoundError" in res.err
+
+
+def test_who_holds_names_the_holder(tmp_path):
+    """A process that keeps a file open is listed by pid; a free file has no holder."""
+    target = tmp_path / "clip.mp4"
+    target.write_bytes(b"x")
+    holder = subprocess.Popen([sys.executable, "-c",
+                               f"f=open({str(target)!r});print('ok',flush=True);"
+                               "import time;time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ok"
+        res = run_cli("service", "who-holds", str(target), "--json")
+        assert res.code == Exit.OK
+        assert holder.pid in [h["pid"] for h in res.json()["holders"]]
+    finally:
+        holder.kill()
+        holder.wait()
+    res = run_cli("service", "who-holds", str(target))
+    assert res.code == Exit.OK and "no process holds" in res.out

@@ -1,0 +1,162 @@
+"""comfy_service against the real embedded ComfyUI, run as real subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+
+import psutil
+import requests
+
+from service.manager import Exit
+
+
+def _wait_gone(pid: int, timeout: float = 10) -> bool:
+    try:
+        psutil.Process(pid).wait(timeout)
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.TimeoutExpired:
+        return False
+    return True
+
+
+def test_start_status_stop_cycle(spot):
+    """start answers with a pid that serves HTTP; a second start is a no-op; stop frees the
+    port and leaves no process of the tree."""
+    started = spot.service("start", "--json")
+    assert started.code == Exit.OK, started.err
+    info = started.json()
+    pid = info["pid"]
+    assert requests.get(f"http://127.0.0.1:{spot.port}/system_stats", timeout=5).ok
+
+    again = spot.service("start")
+    assert again.code == Exit.OK
+    assert "already running" in again.out and str(pid) in again.out
+
+    status = spot.service("status", "--json")
+    assert status.code == Exit.OK
+    st = status.json()
+    assert st["state"] == "running" and st["pid"] == pid and st["queue"] == 0
+    assert st["rss_bytes"] > 50 * 2**20  # a real torch-importing python, not a stub
+
+    # State holds identity, port, flags, log and root; the server binds loopback only.
+    state = json.loads((spot.state_dir / f"comfyui-{spot.port}.json").read_text())
+    assert state["pid"] == pid and state["port"] == spot.port
+    assert state["create_time"] == psutil.Process(pid).create_time()
+    assert state["argv"][state["argv"].index("--listen") + 1] == "127.0.0.1"
+    assert os.getsid(pid) == pid  # a session of its own: detached from ours
+    tree = [pid] + [c.pid for c in psutil.Process(pid).children(recursive=True)]
+
+    stopped = spot.service("stop")
+    assert stopped.code == Exit.OK and "is free" in stopped.out
+    assert all(_wait_gone(p, 1) for p in tree)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", spot.port))  # the port is really free
+    assert spot.service("status").code == Exit.NOT_RUNNING
+
+
+def test_kill_9_then_status_dead_and_restart(spot):
+    """After SIGKILL, status reports not running; restart brings a new pid back."""
+    assert spot.service("start").code == Exit.OK
+    pid = json.loads((spot.state_dir / f"comfyui-{spot.port}.json").read_text())["pid"]
+    os.kill(pid, signal.SIGKILL)
+    assert _wait_gone(pid)
+    dead = spot.service("status")
+    assert dead.code == Exit.NOT_RUNNING and "is gone" in dead.err
+    back = spot.service("restart", "--json")
+    assert back.code == Exit.OK, back.err
+    assert back.json()["pid"] != pid
+    assert spot.service("status").code == Exit.OK
+    assert spot.service("stop").code == Exit.OK
+    assert _wait_gone(back.json()["pid"])
+
+
+def test_foreign_process_on_port_is_refused_and_untouched(spot):
+    """A port held by a process we did not start gives PORT_IN_USE and the holder lives on."""
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import socket,time;s=socket.socket();s.bind(('127.0.0.1',%d));s.listen();"
+        "print('ok',flush=True);time.sleep(60)") % spot.port], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ok"
+        res = spot.service("start")
+        assert res.code == Exit.PORT_IN_USE
+        assert f"port {spot.port}" in res.err and "--port" in res.err
+        assert "Traceback" not in res.err
+        assert spot.service("stop").code == Exit.OK  # nothing of ours to stop
+        assert holder.poll() is None
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_stale_state_never_signals_the_pid_owner(spot):
+    """A state file whose pid now belongs to another live process: status says stale,
+    stop removes the state and the other process is not signalled."""
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        spot.state_dir.mkdir(parents=True, exist_ok=True)
+        state = {"pid": other.pid, "create_time": psutil.Process(other.pid).create_time() - 1000,
+                 "port": spot.port, "url": f"http://127.0.0.1:{spot.port}", "log": "x.log"}
+        (spot.state_dir / f"comfyui-{spot.port}.json").write_text(json.dumps(state))
+        st = spot.service("status")
+        assert st.code == Exit.STALE and str(other.pid) in st.err
+        stop = spot.service("stop")
+        assert stop.code == Exit.OK and "left alone" in stop.out
+        time.sleep(0.3)
+        assert other.poll() is None
+        assert not (spot.state_dir / f"comfyui-{spot.port}.json").exists()
+    finally:
+        other.kill()
+        other.wait()
+
+
+def _slow_prompt() -> dict:
+    # Core nodes only, ~2-5 s on CPU: a big blur; the colour varies so it is never cached.
+    return {
+        "1": {"class_type": "EmptyImage", "inputs": {"width": 1024, "height": 1024,
+                                                      "batch_size": 4,
+                                                      "color": uuid.uuid4().int % 2**24}},
+        "2": {"class_type": "ImageBlur", "inputs": {"image": ["1", 0], "blur_radius": 31,
+                                                     "sigma": 5.0}},
+        "3": {"class_type": "PreviewImage", "inputs": {"images": ["2", 0]}},
+    }
+
+
+def test_idle_busy_free_and_stacks_on_a_running_server(spot):
+    """idle is busy while a prompt runs and idle after it; free succeeds; stacks prints a
+    real faulthandler dump of the server's threads."""
+    assert spot.service("start").code == Exit.OK
+    url = f"http://127.0.0.1:{spot.port}"
+    r = requests.post(f"{url}/prompt", json={"prompt": _slow_prompt(), "client_id": "t"},
+                      timeout=10)
+    assert r.ok, r.text
+    busy = spot.service("idle", "--interval", "0.2")
+    assert busy.code == Exit.BUSY, busy.out + busy.err
+    deadline = time.monotonic() + 120
+    while requests.get(f"{url}/queue", timeout=5).json()["queue_running"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.5)
+    idle = spot.service("idle", "--interval", "0.2", "--json")
+    assert idle.code == Exit.OK and idle.json()["idle"] is True
+
+    freed = spot.service("free")
+    assert freed.code == Exit.OK and "freed" in freed.out
+
+    dump = spot.service("stacks")
+    assert dump.code == Exit.OK, dump.err
+    assert "prompt_worker" in dump.out  # ComfyUI's worker thread, from the live process
+    assert "Current thread" in dump.out
+    assert spot.service("status").code == Exit.OK  # the dump did not stop the server
+
+
+def test_idle_on_unreachable_server_is_unknown(spot):
+    """Nothing answers: idle is unknown (exit 10), never idle."""
+    res = spot.service("idle", "--reads", "1")
+    assert res.code == Exit.UNKNOWN and "unknown" in res.err
