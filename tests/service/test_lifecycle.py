@@ -80,9 +80,9 @@ def test_kill_9_then_status_dead_and_restart(spot):
 
 def test_foreign_process_on_port_is_refused_and_untouched(spot):
     """A port held by a process we did not start gives PORT_IN_USE and the holder lives on."""
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import socket,time;s=socket.socket();s.bind(('127.0.0.1',%d));s.listen();"
-        "print('ok',flush=True);time.sleep(60)") % spot.port], stdout=subprocess.PIPE, text=True)
+    code = (f"import socket,time;s=socket.socket();s.bind(('127.0.0.1',{spot.port}));"
+            "s.listen();print('ok',flush=True);time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "ok"
         res = spot.service("start")

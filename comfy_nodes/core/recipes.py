@@ -1,0 +1,91 @@
+"""Action recipes: clip seconds, sheet frames, fps and looping. Data, never game code.
+
+Defaults are the table of the field notes; a YAML or JSON file may override any field of
+any action, or add actions:
+
+    walk: {frames: 12, fps: 12}
+    dance: {seconds: 2.0, frames: 12, fps: 10, loop: true}
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .snap import snap_length
+
+
+class Recipe(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seconds: float = Field(gt=0, le=20)
+    frames: int = Field(ge=1, le=256)
+    fps: float = Field(gt=0, le=120)
+    loop: bool
+
+    @property
+    def clip_frames(self) -> int:
+        """Frames H3 generates for this recipe (the snapped 17k+5 length)."""
+        return snap_length(self.seconds)
+
+    @property
+    def duration(self) -> float:
+        """Seconds of animation the sheet plays."""
+        return self.frames / self.fps
+
+
+DEFAULT_RECIPES: dict[str, Recipe] = {
+    "idle": Recipe(seconds=2.0, frames=8, fps=6, loop=True),
+    "walk": Recipe(seconds=2.0, frames=10, fps=10, loop=True),
+    "run": Recipe(seconds=2.0, frames=10, fps=12, loop=True),
+    "attack": Recipe(seconds=1.0, frames=8, fps=12, loop=False),
+    "skill": Recipe(seconds=1.5, frames=10, fps=10, loop=False),
+    "hurt": Recipe(seconds=0.7, frames=6, fps=12, loop=False),
+}
+
+
+class RecipeError(ValueError):
+    """A recipe file or action is wrong; the message names the file, action and field."""
+
+
+def merge(base: dict[str, Recipe], overrides: dict, source: str) -> dict[str, Recipe]:
+    if not isinstance(overrides, dict):
+        raise RecipeError(f"{source}: expected a mapping of action -> fields")
+    out = dict(base)
+    for action, fields in overrides.items():
+        if not isinstance(fields, dict):
+            raise RecipeError(f"{source}: action {action!r} must map to fields "
+                              f"(seconds, frames, fps, loop)")
+        try:
+            current = out[action].model_dump() if action in out else {}
+            out[action] = Recipe(**{**current, **fields})
+        except ValidationError as e:
+            err = e.errors()[0]
+            where = ".".join(str(p) for p in err["loc"]) or "fields"
+            raise RecipeError(f"{source}: action {action!r}, {where}: {err['msg']}") from None
+    return out
+
+
+def load_recipes(path: Path | None = None) -> dict[str, Recipe]:
+    """Default recipes, overridden by a YAML/JSON file when given."""
+    if path is None:
+        return dict(DEFAULT_RECIPES)
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise RecipeError(f"cannot read recipe file {path}: {e.strerror}") from None
+    try:
+        data = json.loads(text) if str(path).endswith(".json") else yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError) as e:
+        raise RecipeError(f"recipe file {path} is not valid: {str(e).splitlines()[0]}") from None
+    return merge(DEFAULT_RECIPES, data or {}, f"recipe file {path}")
+
+
+def recipe_for(action: str, recipes: dict[str, Recipe]) -> Recipe:
+    if action not in recipes:
+        raise RecipeError(f"unknown action {action!r}: known actions are "
+                          f"{', '.join(sorted(recipes))} (add it in a recipe file)")
+    return recipes[action]
