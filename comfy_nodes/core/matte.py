@@ -1,0 +1,255 @@
+"""Green-screen matte, despill and defringe, with the backdrop learned from the clip itself.
+
+Why not a fixed #00FF00 key: a generated backdrop carries gradients, vignetting, noise and
+H.264 chroma subsampling. We estimate a smooth *plate* (the backdrop colour at every pixel)
+from pixels whose chromaticity matches the border's, and judge each pixel by how far it is
+from the plate *in colour, not in brightness*: a shadow or vignette darkens the backdrop
+along its own colour ray, a green shirt leaves that ray. So characters wearing green or teal
+keep their colours, and contact shadows do not become character.
+
+The soft edge comes from the compositing equation P = a*F + (1-a)*B solved in a band around
+the silhouette, with F the nearby interior colour and B the plate; un-premultiplying with it
+removes exactly the backdrop that bled into edge pixels (despill), and a limiter relative to
+the local interior colour removes what is left without touching the character's own greens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# The plate already models gradients and vignetting, so only soft shadows remain: darker
+# than this share of the plate is character (a dark green shirt must not read as shadow).
+SHADOW_FLOOR = 0.75
+# Backdrop brighter than this multiple of the plate is a highlight on the character.
+HIGHLIGHT_CEIL = 1.3
+
+
+@dataclass(frozen=True)
+class KeyModel:
+    key: np.ndarray  # (3,) float32: median backdrop colour (RGB)
+    plate: np.ndarray  # (h, w, 3) float32 backdrop colour at the model's resolution
+    noise: float  # robust sigma of the backdrop's colour distance, in 0..255 units
+    threshold: float  # colour distance above which a pixel is character
+    backdrop_share: float  # share of the frame border that looks like the backdrop
+
+    def plate_at(self, height: int, width: int) -> np.ndarray:
+        if self.plate.shape[:2] == (height, width):
+            return self.plate
+        return cv2.resize(self.plate, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def _chromaticity(rgb: np.ndarray) -> np.ndarray:
+    s = rgb.sum(axis=-1, keepdims=True) + 1e-3
+    return rgb / s
+
+
+def _border(a: np.ndarray, width: int) -> np.ndarray:
+    """Pixels of the outer ring of each frame of (N, h, w, C), flattened to (M, C)."""
+    top, bottom = a[:, :width], a[:, -width:]
+    left, right = a[:, width:-width, :width], a[:, width:-width, -width:]
+    return np.concatenate([x.reshape(-1, a.shape[-1]) for x in (top, bottom, left, right)])
+
+
+def _normalized_blur(values: np.ndarray, weight: np.ndarray, sigma: float) -> tuple[
+        np.ndarray, np.ndarray]:
+    """Weighted Gaussian average (normalized convolution): fills holes smoothly."""
+    num = cv2.GaussianBlur(values * weight[..., None], (0, 0), sigma)
+    den = cv2.GaussianBlur(weight, (0, 0), sigma)
+    return num / np.maximum(den, 1e-6)[..., None], den
+
+
+def colour_distance(rgb: np.ndarray, plate: np.ndarray) -> np.ndarray:
+    """How far each pixel is from the backdrop, ignoring darkening/brightening of it.
+
+    Split P - B into the part along B's colour ray (brightness: shadows, vignetting) and
+    the part across it (colour). Across counts fully; along counts only beyond the range a
+    shadow or highlight on the backdrop can reach.
+    """
+    p = rgb.astype(np.float32, copy=False)
+    bb = np.maximum((plate * plate).sum(-1), 1.0)
+    k = (p * plate).sum(-1) / bb  # brightness of P relative to B along B's ray
+    across = p - k[..., None] * plate
+    d = np.sqrt((across * across).sum(-1))
+    norm_b = np.sqrt(bb)
+    d += np.maximum(SHADOW_FLOOR - k, 0) * norm_b + np.maximum(k - HIGHLIGHT_CEIL, 0) * norm_b
+    return d
+
+
+def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) -> KeyModel:
+    """Learn the backdrop of a clip (N, H, W, 3) uint8 RGB."""
+    n, h, w, _ = frames.shape
+    idx = np.unique(np.linspace(0, n - 1, min(samples, n)).round().astype(int))
+    f = min(1.0, model_side / max(h, w))
+    sw, sh = max(8, round(w * f)), max(8, round(h * f))
+    small = np.stack([cv2.resize(frames[i], (sw, sh), interpolation=cv2.INTER_AREA)
+                      for i in idx]).astype(np.float32)
+    ring = max(1, round(min(sw, sh) / 40))
+    border = _border(small, ring)
+    key = np.median(border, axis=0)
+    chroma = _chromaticity(small)
+    key_chroma = _chromaticity(key)
+    dist = np.abs(chroma - key_chroma).max(-1)
+    border_dist = np.abs(_chromaticity(border) - key_chroma).max(-1)
+    # The border's own chroma spread sets the tolerance (gradients, noise), within bounds.
+    tol = float(np.clip(np.percentile(border_dist, 90) * 1.5, 0.02, 0.12))
+    bright = small.sum(-1) >= SHADOW_FLOOR * key.sum()
+    candidate = (dist <= tol) & bright
+    backdrop_share = float((border_dist <= tol).mean())
+
+    # A smooth surface (gradient + vignette) fitted robustly to the backdrop pixels: a
+    # character's own greens are outliers to it and cannot bend it, unlike a local average.
+    plate = _fit_plate(small, candidate, key)
+    d = colour_distance(small, plate[None])
+    resid = d[candidate]
+    if resid.size < 16:
+        noise = 8.0
+    else:
+        noise = float(1.4826 * np.median(np.abs(resid - np.median(resid))) + np.median(resid))
+    threshold = float(np.clip(4.0 * noise + 8.0, 14.0, 60.0))
+    return KeyModel(key.astype(np.float32), plate, noise, threshold, backdrop_share)
+
+
+def _poly_terms(h: int, w: int) -> np.ndarray:
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    x, y = xx / max(w - 1, 1) - 0.5, yy / max(h - 1, 1) - 0.5
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y, x**3, x * x * y, x * y * y,
+                     y**3], -1).reshape(h * w, -1)
+
+
+def _fit_plate(small: np.ndarray, candidate: np.ndarray, key: np.ndarray,
+               max_samples: int = 30000) -> np.ndarray:
+    """Cubic surface per channel, iteratively reweighted (Tukey) to shed non-backdrop."""
+    n, h, w, _ = small.shape
+    terms = _poly_terms(h, w)
+    idx_f, idx_p = np.nonzero(candidate.reshape(n, -1))
+    if len(idx_p) < 50:
+        return np.broadcast_to(key, (h, w, 3)).astype(np.float32).copy()
+    rng = np.random.default_rng(0)
+    if len(idx_p) > max_samples:
+        pick = rng.choice(len(idx_p), max_samples, replace=False)
+        idx_f, idx_p = idx_f[pick], idx_p[pick]
+    a = terms[idx_p].astype(np.float64)
+    b = small.reshape(n, -1, 3)[idx_f, idx_p].astype(np.float64)
+    wts = np.ones(len(b))
+    for _ in range(4):
+        sw = np.sqrt(wts)[:, None]
+        coef, *_ = np.linalg.lstsq(a * sw, b * sw, rcond=None)
+        r = np.sqrt(((a @ coef - b) ** 2).sum(1))
+        c = 4.685 * max(1.4826 * np.median(r), 1.0) * 1.5
+        wts = np.where(r < c, (1 - (r / c) ** 2) ** 2, 0.0)
+    return (terms @ coef).reshape(h, w, 3).astype(np.float32)
+
+
+def _clean_mask(fg: np.ndarray, min_speck: int, max_hole: int) -> np.ndarray:
+    """Drop specks of character smaller than min_speck; fill enclosed holes up to max_hole."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    keep = stats[:, cv2.CC_STAT_AREA] >= min_speck
+    keep[0] = False
+    fg = keep[labels].astype(np.uint8)
+    inv = 1 - fg
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
+    h, w = fg.shape
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    touches = (x == 0) | (y == 0) | (x + stats[:, cv2.CC_STAT_WIDTH] >= w) | (
+        y + stats[:, cv2.CC_STAT_HEIGHT] >= h)
+    fill = (~touches) & (stats[:, cv2.CC_STAT_AREA] <= max_hole)
+    fill[0] = False  # label 0 of the inverted mask is the character itself
+    return np.maximum(fg, fill[labels].astype(np.uint8))
+
+
+def coarse_masks(small: np.ndarray, key: KeyModel) -> np.ndarray:
+    """Character masks of frames already at the key model's size: (N, h, w) uint8 0/1."""
+    n, h, w, _ = small.shape
+    d = colour_distance(small, key.plate)
+    fg = (d > key.threshold).astype(np.uint8)
+    area = h * w
+    out = np.empty_like(fg)
+    for i in range(n):
+        out[i] = _clean_mask(fg[i], max(2, area // 4000), area // 400)
+    return out
+
+
+def _edge_width(h: int, w: int) -> int:
+    """Width of the soft-edge band: H.264 smears colour over ~2 px at 448 px."""
+    return max(2, round(min(h, w) / 200))
+
+
+def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True) -> np.ndarray:
+    """Full-resolution RGBA (uint8) of one frame: soft matte, despill, defringe."""
+    h, w, _ = frame.shape
+    p = frame.astype(np.float32)
+    plate = key.plate_at(h, w)
+    d = colour_distance(p, plate)
+    fg = (d > key.threshold).astype(np.uint8)
+    area = h * w
+    fg = _clean_mask(fg, max(4, area // 4000), area // 600)
+    r = _edge_width(h, w)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    interior = cv2.erode(fg, kernel, iterations=1)
+    outer = cv2.dilate(fg, kernel, iterations=1)
+    band = (outer > 0) & (interior == 0)
+    # The reference colour F^ comes from deeper inside, past any outline ring.
+    deep = cv2.erode(interior, kernel, iterations=1)
+
+    alpha = fg.astype(np.float32)
+    rgb = p.copy()
+    if band.any():
+        ys, xs = np.nonzero(band)
+        y0, y1 = max(0, ys.min() - 4 * r), min(h, ys.max() + 4 * r + 1)
+        x0, x1 = max(0, xs.min() - 4 * r), min(w, xs.max() + 4 * r + 1)
+        sl = (slice(y0, y1), slice(x0, x1))
+        # Local interior colour F^ near every band pixel (normalized convolution).
+        f_hat, support = _normalized_blur(p[sl], deep[sl].astype(np.float32), 2.0 * r)
+        b = band[sl]
+        P, B, F = p[sl][b], plate[sl][b], f_hat[b]
+        has_f = support[b] > 1e-3
+        fb = F - B
+        fb2 = (fb * fb).sum(-1)
+        reliable = has_f & (fb2 > (2 * key.threshold) ** 2)
+        a = np.where(reliable, ((P - B) * fb).sum(-1) / np.maximum(fb2, 1e-6),
+                     fg[sl][b].astype(np.float32))
+        a = np.clip(a, 0.0, 1.0)
+        # Despill 1: remove the backdrop's share from mixed pixels (un-premultiply).
+        safe = np.maximum(a, 0.05)[:, None]
+        Fp = np.where(a[:, None] > 0.05, B + (P - B) / safe, P)
+        # Despill 2: the key channel may not exceed the other two by more than the local
+        # interior's own excess (so a green shirt's edge stays green, a red cape's does not).
+        c = int(np.argmax(key.key))
+        o = [i for i in range(3) if i != c]
+        allowed = np.where(has_f, np.maximum(F[:, c] - np.maximum(F[:, o[0]], F[:, o[1]]), 0),
+                           0) + 4.0
+        Fp[:, c] = np.minimum(Fp[:, c], np.maximum(Fp[:, o[0]], Fp[:, o[1]]) + allowed)
+        if defringe:
+            # Light outlines: edge pixels much brighter and greyer than the interior nearby.
+            luma = Fp @ np.float32([0.299, 0.587, 0.114])
+            luma_f = F @ np.float32([0.299, 0.587, 0.114])
+            grey = (Fp.max(-1) - Fp.min(-1)) < 60
+            light = has_f & grey & (luma > luma_f + 40) & (luma > 150)
+            a = np.where(light, 0.0, a)
+            # Faint halos: nearly transparent pixels are backdrop noise, not character.
+            a = np.where(a < 0.2, 0.0, a)
+        alpha_s = alpha[sl]
+        alpha_s[b] = a
+        rgb_s = rgb[sl]
+        rgb_s[b] = np.clip(Fp, 0, 255)
+        if defringe:
+            # An outline is a ring a few pixels wide: clear its whole width, judged against
+            # the interior colour, where it sits just inside the silhouette.
+            rim = (fg[sl] > 0) & ~b & (deep[sl] == 0)
+            if rim.any():
+                Pr, Fr = p[sl][rim], f_hat[rim]
+                lr = Pr @ np.float32([0.299, 0.587, 0.114])
+                lf = Fr @ np.float32([0.299, 0.587, 0.114])
+                greyr = (Pr.max(-1) - Pr.min(-1)) < 60
+                light_r = (support[rim] > 1e-3) & greyr & (lr > lf + 40) & (lr > 150)
+                vals = alpha_s[rim]
+                vals[light_r] = 0.0
+                alpha_s[rim] = vals
+    out = np.empty((h, w, 4), np.uint8)
+    out[..., :3] = np.clip(rgb, 0, 255).astype(np.uint8)
+    out[..., 3] = np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
+    out[..., :3][out[..., 3] == 0] = 0
+    return out

@@ -1,0 +1,183 @@
+"""Clip -> sprite strip: the whole post-processing chain as one plain function.
+
+decode -> learn the backdrop -> coarse masks of every frame (small) -> measures and the
+alignment trend -> aligned features -> window (loop or one-shot) -> QC -> full-resolution
+matte/despill/defringe of the sheet frames only -> one warp per cell -> strip.
+
+The costly full-resolution work touches only the frames that end up on the sheet; every
+whole-clip decision is made on small frames.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from . import align as align_mod
+from . import matte, qc
+from . import window as window_mod
+from .recipes import Recipe
+from .sheet import Cell, layout, strip
+from .video import Clip
+
+CELL_MARGIN = 0.04  # of the character's height, around the union of its poses
+
+
+@dataclass
+class SheetResult:
+    rgba: np.ndarray  # the strip
+    meta: dict  # the JSON
+    window: window_mod.Window
+    qc: list[str]
+    timings: dict[str, float] = field(default_factory=dict)
+    cells: list[np.ndarray] = field(default_factory=list)
+
+
+def _premultiplied_warp(rgba: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Resample RGBA without dark or green fringes: warp premultiplied, then divide."""
+    a = rgba[..., 3:4].astype(np.float32) / 255
+    prem = np.dstack([rgba[..., :3].astype(np.float32) * a, a[..., 0] * 255])
+    k = math.sqrt(abs(np.linalg.det(m[:, :2])))
+    if k < 0.75:  # shrinking: low-pass first so fine detail does not alias
+        prem = cv2.GaussianBlur(prem, (0, 0), 0.45 / k)
+    out = cv2.warpAffine(prem, m, size, flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    alpha = out[..., 3]
+    rgb = out[..., :3] * (255 / np.maximum(alpha, 1e-3))[..., None]
+    res = np.empty(out.shape, np.uint8)
+    res[..., :3] = np.clip(rgb + 0.5, 0, 255)
+    res[..., 3] = np.clip(alpha + 0.5, 0, 255)
+    res[..., :3][res[..., 3] == 0] = 0
+    return res
+
+
+def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
+                 cell_height: int = 300, max_width: int = 8000,
+                 image_name: str | None = None) -> SheetResult:
+    t0 = time.perf_counter()
+    timings: dict[str, float] = {}
+
+    def lap(name: str) -> None:
+        nonlocal t0
+        now = time.perf_counter()
+        timings[name] = round(now - t0, 4)
+        t0 = now
+
+    frames = clip.frames
+    n, h, w, _ = frames.shape
+    key = matte.estimate_key(frames)
+    lap("key")
+    sh, sw = key.plate.shape[:2]
+    scale = sw / w
+    small = np.stack([cv2.resize(f, (sw, sh), interpolation=cv2.INTER_AREA) for f in frames])
+    masks = matte.coarse_masks(small, key)
+    lap("masks")
+    measures = align_mod.measure(masks, scale)
+    alignment = align_mod.fit(measures, trend=recipe.loop)
+    height = float(np.nanmedian(measures.height)) if np.isfinite(measures.height).any() else h
+    feat = window_mod.features(small, masks, alignment, scale, height)
+    lap("align")
+
+    noise_floor = 0.01 * (float(np.sqrt((feat.vectors ** 2).mean())) or 1.0)
+    still = window_mod.still_opening(feat.distances, noise_floor)
+    nominal = max(1, round(recipe.duration * clip.fps))
+    if recipe.loop:
+        win = window_mod.loop_window(feat.distances, recipe.frames, nominal, still, noise_floor)
+    else:
+        win = window_mod.oneshot_window(feat.distances, recipe.frames, nominal, still)
+    lap("window")
+
+    rest = max(0, still)
+    flags = []
+    if qc.truncated(n, recipe.clip_frames):
+        flags.append("TRUNCATED")
+    is_noise = qc.noise(masks, key.backdrop_share)
+    if is_noise:
+        flags.append("NOISE")
+    is_static, motion = qc.static(feat, rest)
+    if is_static and not is_noise:
+        flags.append("STATIC")
+    if not is_noise and qc.cropped(masks, win.indices):
+        flags.append("CROPPED")
+    if not is_noise and not is_static and qc.facing(feat, rest):
+        flags.append("FACING")
+    lap("qc")
+
+    # Cell geometry: the union of the sheet frames' aligned boxes, plus a margin.
+    boxes = []
+    for t in win.indices:
+        ys, xs = np.nonzero(masks[t])
+        if len(xs) == 0:
+            continue
+        bx = np.array([xs.min(), xs.max() + 1]) / scale
+        by = np.array([ys.min(), ys.max() + 1]) / scale
+        ax, ay = align_mod.aligned_points(alignment, t, bx, by)
+        boxes.append((ax[0], ay[0], ax[1], ay[1]))
+    if boxes:
+        b = np.array(boxes)
+        x0, y0, x1, y1 = b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max()
+    else:  # nothing found: the whole frame
+        x0, y0, x1, y1 = 0.0, 0.0, float(w), float(h)
+    ref_x, ref_y = alignment.ref
+    y1 = max(y1, ref_y)  # the baseline is always inside the cell
+    pad = CELL_MARGIN * max(y1 - y0, 1.0)
+    # Symmetric about the anchor, so flipping the sprite in the game keeps its feet put.
+    half_w = max(ref_x - x0, x1 - ref_x) + pad
+    x0, x1 = ref_x - half_w, ref_x + half_w
+    y0, y1 = y0 - pad, y1 + pad
+    k = cell_height / (y1 - y0)
+    cw = max(1, int(math.ceil((x1 - x0) * k)))
+    ch = cell_height
+    shrunk = None
+    if cw * len(win.indices) > max_width:
+        k2 = k * max_width / (cw * len(win.indices))
+        shrunk = {"requested_cell_height": cell_height, "max_width": max_width}
+        k = k2
+        cw = max(1, int(math.floor((x1 - x0) * k)))
+        ch = max(1, int(math.floor((y1 - y0) * k)))
+        while cw * len(win.indices) > max_width:
+            cw -= 1
+    offset = (-x0 * k + (cw - (x1 - x0) * k) / 2, -y0 * k)
+    anchor = ((ref_x * k + offset[0]) / cw, (ref_y * k + offset[1]) / ch)
+    lap("layout")
+
+    cells, cell_meta = [], []
+    for m_i, t in enumerate(win.indices):
+        rgba = matte.refine(frames[t], key)
+        m = alignment.matrix(t, extra_scale=k, offset=offset)
+        cells.append(_premultiplied_warp(rgba, m, (cw, ch)))
+        inv = cv2.invertAffineTransform(m)
+        corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)
+        rx, ry = corners[0].min(), corners[1].min()
+        rect = (rx, ry, corners[0].max() - rx, corners[1].max() - ry)
+        cell_meta.append(Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
+    lap("matte+warp")
+
+    sheet = strip(cells)
+    anim = {
+        "name": action, "fps": recipe.fps, "loop": recipe.loop,
+        "frame_count": len(cells), "loop_score": win.loop_score, "loop_grade": win.loop_grade,
+        "qc": flags,
+    }
+    extra = {
+        "animation": anim,
+        "cell": {"w": cw, "h": ch},
+        "clip": {"frames": n, "fps": clip.fps, "size": {"w": w, "h": h},
+                 "expected_frames": recipe.clip_frames, "window": {
+                     "start": win.start, "span": win.span, "still_frames": win.still_frames}},
+        "alignment": {"drift_px": [round(v, 2) for v in alignment.drift_px],
+                      "zoom_change": round(alignment.zoom_change, 4),
+                      "motion": round(motion, 4)},
+        "key": {"rgb": [round(float(v), 1) for v in key.key], "noise": round(key.noise, 2),
+                "threshold": round(key.threshold, 2)},
+    }
+    if shrunk:
+        extra["cell"]["shrunk_to_fit"] = shrunk
+    meta = layout(character, action, cell_meta, (cw, ch), anchor, recipe.fps, recipe.loop,
+                  image_name or f"{action}.webp", k, extra)
+    lap("pack")
+    return SheetResult(sheet, meta, win, flags, timings, cells)

@@ -1,0 +1,64 @@
+"""Clip decode and encode with PyAV (frames are RGB uint8, shape (N, H, W, 3))."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import av
+import numpy as np
+
+
+class ClipError(ValueError):
+    """The clip cannot be used; the message names the file and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Clip:
+    frames: np.ndarray  # (N, H, W, 3) uint8 RGB
+    fps: float
+    path: str = ""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.frames.shape[2], self.frames.shape[1]
+
+
+def decode(path: str | Path) -> Clip:
+    """Every frame of the first video stream, in display order."""
+    path = Path(path)
+    if not path.is_file():
+        raise ClipError(f"clip {path} does not exist")
+    if path.stat().st_size == 0:
+        raise ClipError(f"clip {path} is empty (0 bytes)")
+    try:
+        with av.open(str(path)) as container:
+            if not container.streams.video:
+                raise ClipError(f"clip {path} has no video stream")
+            stream = container.streams.video[0]
+            stream.thread_type = "AUTO"
+            fps = float(stream.average_rate or stream.guessed_rate or 24)
+            frames = [f.to_ndarray(format="rgb24") for f in container.decode(stream)]
+    except ClipError:
+        raise
+    except (av.FFmpegError, OSError, ValueError) as e:
+        raise ClipError(f"clip {path} is not a readable video: {e}") from None
+    if not frames:
+        raise ClipError(f"clip {path} has no frames")
+    return Clip(np.stack(frames), fps, str(path))
+
+
+def encode(frames: np.ndarray, path: str | Path, fps: float = 24, crf: int = 18,
+           codec: str = "libx264") -> None:
+    """Encode RGB frames to H.264 yuv420p mp4, like a video model's output."""
+    n, h, w, _ = frames.shape
+    if w % 2 or h % 2:
+        raise ValueError(f"libx264 needs even sides, got {w}x{h}")
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream(codec, rate=round(fps))
+        stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
+        stream.options = {"crf": str(crf), "preset": "veryfast"}
+        for rgb in frames:
+            out.mux(stream.encode(av.VideoFrame.from_ndarray(np.ascontiguousarray(rgb),
+                                                             format="rgb24")))
+        out.mux(stream.encode())
