@@ -25,6 +25,8 @@ import numpy as np
 SHADOW_FLOOR = 0.75
 # Backdrop brighter than this multiple of the plate is a highlight on the character.
 HIGHLIGHT_CEIL = 1.3
+# A key colour must be saturated (pure green spans ~0.6 in chromaticity; grey spans 0).
+MIN_KEY_SATURATION = 0.2
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,8 @@ def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) ->
     bright = small.sum(-1) >= SHADOW_FLOOR * key.sum()
     candidate = (dist <= tol) & bright
     backdrop_share = float((border_dist <= tol).mean())
+    if key_chroma.max() - key_chroma.min() < MIN_KEY_SATURATION:
+        backdrop_share = 0.0  # a grey border is no chroma-key backdrop at all
 
     # A smooth surface (gradient + vignette) fitted robustly to the backdrop pixels: a
     # character's own greens are outliers to it and cannot bend it, unlike a local average.
@@ -172,6 +176,19 @@ def coarse_masks(small: np.ndarray, key: KeyModel) -> np.ndarray:
     return out
 
 
+LUMA = np.float32([0.299, 0.587, 0.114])
+OUTLINE_SHARE = 0.35  # share of the silhouette's edge that is light grey when outlined
+
+
+def _light_grey(rgb: np.ndarray) -> np.ndarray:
+    return ((rgb.max(-1) - rgb.min(-1)) < 60) & (rgb @ LUMA > 150)
+
+
+def _lighter_than(rgb: np.ndarray, interior: np.ndarray) -> np.ndarray:
+    """Light grey pixels clearly brighter than the character's colour nearby."""
+    return _light_grey(rgb) & (rgb @ LUMA > interior @ LUMA + 40)
+
+
 def _edge_width(h: int, w: int) -> int:
     """Width of the soft-edge band: H.264 smears colour over ~2 px at 448 px."""
     return max(2, round(min(h, w) / 200))
@@ -222,29 +239,25 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True) -> np.ndarra
         allowed = np.where(has_f, np.maximum(F[:, c] - np.maximum(F[:, o[0]], F[:, o[1]]), 0),
                            0) + 4.0
         Fp[:, c] = np.minimum(Fp[:, c], np.maximum(Fp[:, o[0]], Fp[:, o[1]]) + allowed)
+        # An outline (描边) runs along most of the silhouette; a light sword or a white
+        # glove touches it only here and there. Judge the frame first, then the pixels.
+        outline = defringe and bool(
+            _light_grey(P[fg[sl][b] > 0]).mean() > OUTLINE_SHARE) if fg[sl][b].any() else False
+        if outline:
+            a = np.where(has_f & _lighter_than(Fp, F), 0.0, a)
         if defringe:
-            # Light outlines: edge pixels much brighter and greyer than the interior nearby.
-            luma = Fp @ np.float32([0.299, 0.587, 0.114])
-            luma_f = F @ np.float32([0.299, 0.587, 0.114])
-            grey = (Fp.max(-1) - Fp.min(-1)) < 60
-            light = has_f & grey & (luma > luma_f + 40) & (luma > 150)
-            a = np.where(light, 0.0, a)
             # Faint halos: nearly transparent pixels are backdrop noise, not character.
             a = np.where(a < 0.2, 0.0, a)
         alpha_s = alpha[sl]
         alpha_s[b] = a
         rgb_s = rgb[sl]
         rgb_s[b] = np.clip(Fp, 0, 255)
-        if defringe:
-            # An outline is a ring a few pixels wide: clear its whole width, judged against
-            # the interior colour, where it sits just inside the silhouette.
+        if outline:
+            # The ring is a few pixels wide: clear its whole width, judged against the
+            # interior colour, where it sits just inside the silhouette.
             rim = (fg[sl] > 0) & ~b & (deep[sl] == 0)
             if rim.any():
-                Pr, Fr = p[sl][rim], f_hat[rim]
-                lr = Pr @ np.float32([0.299, 0.587, 0.114])
-                lf = Fr @ np.float32([0.299, 0.587, 0.114])
-                greyr = (Pr.max(-1) - Pr.min(-1)) < 60
-                light_r = (support[rim] > 1e-3) & greyr & (lr > lf + 40) & (lr > 150)
+                light_r = (support[rim] > 1e-3) & _lighter_than(p[sl][rim], f_hat[rim])
                 vals = alpha_s[rim]
                 vals[light_r] = 0.0
                 alpha_s[rim] = vals

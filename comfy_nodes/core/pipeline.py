@@ -156,6 +156,12 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         rect = (rx, ry, corners[0].max() - rx, corners[1].max() - ry)
         cell_meta.append(Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
     lap("matte+warp")
+    # The anchor's height from the cells themselves, at full resolution: the median over
+    # cells of the lowest opaque row (the coarse masks put it only within a few pixels).
+    lows = [np.nonzero((c[..., 3] >= 128).any(1))[0] for c in cells]
+    lows = [r[-1] + 1 for r in lows if len(r)]
+    if lows:
+        anchor = (anchor[0], float(np.median(lows)) / ch)
 
     sheet = strip(cells)
     anim = {

@@ -15,8 +15,10 @@ MAX_SHORT_EDGE = 768
 ASPECTS = {"1:1": (1, 1), "16:9": (16, 9), "9:16": (9, 16), "4:3": (4, 3), "3:4": (3, 4),
            "21:9": (21, 9)}
 # Above 16:9 the video reference is shrunk to a 480-px short edge (the reference is ~88% of
-# the packed sequence; weight-placement notes).
+# the packed sequence; weight-placement notes). Snapped 16:9 canvases such as 1376x768
+# (1.79) still count as 16:9; 21:9 (2.33) is "above".
 WIDE_REFERENCE_SHORT_EDGE = 480
+WIDE_ABOVE = 1.85
 
 
 def _round_half_up(x: float) -> int:
@@ -78,7 +80,7 @@ def snap_size(megapixels: float, aspect: str | tuple[float, float] = "1:1") -> t
 def reference_size(width: int, height: int) -> tuple[int, int]:
     """Size of the video reference for a canvas: above 16:9, a 480-px short edge."""
     long_, short = max(width, height), min(width, height)
-    if long_ * 9 <= short * 16:
+    if long_ / short <= WIDE_ABOVE:
         return width, height
     k = WIDE_REFERENCE_SHORT_EDGE / short
     return _round_half_up(width * k), _round_half_up(height * k)

@@ -33,6 +33,10 @@ def decode(path: str | Path) -> Clip:
         raise ClipError(f"clip {path} is empty (0 bytes)")
     try:
         with av.open(str(path)) as container:
+            fmt = container.format.name
+            if fmt == "image2" or fmt.endswith("_pipe"):
+                raise ClipError(f"clip {path} is a still image ({fmt}), not a video: "
+                                "give the mp4 the model wrote")
             if not container.streams.video:
                 raise ClipError(f"clip {path} has no video stream")
             stream = container.streams.video[0]

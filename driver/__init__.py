@@ -1,0 +1,1 @@
+"""h3sprite driver: post-process clips into sheets; run joblists overnight."""

@@ -1,0 +1,58 @@
+"""Output files: written atomically; a file being replaced is moved aside, never deleted."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from datetime import datetime
+from pathlib import Path
+
+OLD_DIR = "_actions_old"
+
+
+def timestamp() -> str:
+    return datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def new_folder(parent: Path, prefix: str) -> Path:
+    """A new, empty, timestamped folder (scratch space is created, never cleared)."""
+    base = parent / f"{prefix}-{timestamp()}"
+    path, n = base, 1
+    while True:
+        try:
+            path.mkdir(parents=True)
+            return path
+        except FileExistsError:
+            path = base.with_name(f"{base.name}-{n}")
+            n += 1
+
+
+def back_up(paths: list[Path], out_root: Path) -> Path | None:
+    """Move those of `paths` that exist into out_root/_actions_old/<timestamp>/, keeping
+    their path relative to out_root. Returns the backup folder, or None if nothing moved."""
+    existing = [p for p in paths if p.exists()]
+    if not existing:
+        return None
+    folder = new_folder(out_root / OLD_DIR, "superseded")
+    for p in existing:
+        try:
+            rel = p.resolve().relative_to(out_root.resolve())
+        except ValueError:
+            rel = Path(p.name)
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.replace(p, target)
+        except OSError:
+            shutil.copy2(p, target)  # another filesystem: copy first, then remove ours
+            p.unlink()
+    return folder
+
+
+def safe_name(name: str, what: str = "name") -> str:
+    """A name from a joblist or a flag that must stay inside its folder."""
+    if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name \
+            or name.startswith("."):
+        raise ValueError(f"{what} {name!r} is not a plain file name (no '/', '\\\\', "
+                         f"leading '.' or '..'): pick a simple name such as 'hero'")
+    return name

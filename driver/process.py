@@ -1,0 +1,48 @@
+"""`driver process`: one clip -> DIR/STEM.webp + DIR/STEM.json (a plain function)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+
+from comfy_nodes.core import pipeline
+from comfy_nodes.core.recipes import Recipe
+from comfy_nodes.core.sheet import encode_webp, write_atomic
+from comfy_nodes.core.video import decode
+from driver.outputs import back_up, new_folder
+
+
+@dataclass(frozen=True)
+class Processed:
+    webp: Path
+    json: Path
+    result: pipeline.SheetResult
+    backup: Path | None
+    frames_dir: Path | None
+
+
+def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: str,
+            character: str = "character", cell_height: int = 300, max_width: int = 8000,
+            keep_frames: bool = False, backup_root: Path | None = None) -> Processed:
+    """Decode, post-process and write. Raises ClipError before anything is written."""
+    clip = decode(clip_path)
+    result = pipeline.process_clip(clip, action, recipe, character=character,
+                                   cell_height=cell_height, max_width=max_width,
+                                   image_name=f"{stem}.webp")
+    webp_bytes = encode_webp(result.rgba)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    webp, js = out_dir / f"{stem}.webp", out_dir / f"{stem}.json"
+    backup = back_up([webp, js], backup_root or out_dir)
+    write_atomic(webp, webp_bytes)
+    write_atomic(js, (json.dumps(result.meta, indent=1) + "\n").encode())
+    frames_dir = None
+    if keep_frames:
+        frames_dir = new_folder(out_dir / "_frames", stem)
+        for name, cell in zip(result.meta["frames"], result.cells, strict=True):
+            index = result.meta["frames"][name]["source"]["index"]
+            cv2.imwrite(str(frames_dir / f"{name.rsplit('/', 1)[-1]}_clip{index:03d}.png"),
+                        cv2.cvtColor(cell, cv2.COLOR_RGBA2BGRA))
+    return Processed(webp, js, result, backup, frames_dir)

@@ -1,0 +1,136 @@
+"""Alignment, window choice and QC flags on clips with known motion."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from comfy_nodes.core import pipeline
+from comfy_nodes.core.recipes import DEFAULT_RECIPES
+
+from .conftest import fixture
+
+
+def _run(name: str, action: str | None = None):
+    fx = fixture(name)
+    action = action or fx.action
+    return fx, pipeline.process_clip(fx.clip, action, DEFAULT_RECIPES[action], "hero")
+
+
+def _true_feet(fx, t: int) -> tuple[float, float]:
+    a = fx.truth[t][..., 3]
+    ys, xs = np.nonzero(a > 127)
+    return float(np.median(xs)), float(ys.max() + 1)
+
+
+def test_drift_and_zoom_are_removed():
+    """Drift (0.5, -0.25) px/frame and zoom +0.3%/frame on an idle: the removed drift and
+    zoom are reported, and in the sheet the character's true root (the feet point it was
+    drawn at) jitters under 1.5 px and its true height by under 3% (breathing itself moves
+    the head by about 1% each way; the zoom alone would change it by 18%)."""
+    fx, res = _run("idle_drift_zoom")
+    meta = res.meta["meta"]
+    n = len(fx.truth)
+    assert abs(meta["alignment"]["drift_px"][0] - 0.5 * (n - 1)) < 3
+    assert abs(meta["alignment"]["drift_px"][1] + 0.25 * (n - 1)) < 3
+    assert abs(meta["alignment"]["zoom_change"] - (1.003 ** (n - 1) - 1)) < 0.03
+    h, w = fx.truth.shape[1:3]
+    roots, heights = [], []
+    for f in res.meta["frames"].values():
+        t = f["source"]["index"]
+        x, y, rw, _ = f["source"]["rect"]
+        k = f["frame"]["w"] / rw
+        root = (w / 2 + 0.5 * t, h * 0.86 - 0.25 * t)  # as synth.clip draws it
+        roots.append(((root[0] - x) * k, (root[1] - y) * k))
+        ys = np.nonzero(fx.truth[t][..., 3] > 127)[0]
+        heights.append((ys.max() - ys.min()) * k)
+    roots = np.array(roots)
+    assert np.ptp(roots[:, 0]) < 1.5 and np.ptp(roots[:, 1]) < 1.5, roots
+    assert np.ptp(heights) / np.mean(heights) < 0.03, heights
+
+
+def test_walk_with_drift_keeps_its_loop():
+    """Drift and zoom do not hide a good loop: frames are compared after alignment."""
+    _, res = _run("walk_drift_zoom")
+    assert res.meta["meta"]["animation"]["loop_grade"] == "CLEAN"
+
+
+def test_anchor_is_feet_and_centre():
+    """The JSON anchor sits on the feet baseline and the body's centre column."""
+    fx, res = _run("walk")
+    cell = res.meta["meta"]["cell"]
+    first = next(iter(res.meta["frames"].values()))
+    t = first["source"]["index"]
+    x, y, w, h = first["source"]["rect"]
+    k = cell["w"] / w
+    fx_, fy_ = _true_feet(fx, t)
+    assert abs(first["anchor"]["y"] * cell["h"] - (fy_ - y) * k) < 3
+    assert abs(first["anchor"]["x"] * cell["w"] - (fx_ - x) * k) < 6
+
+
+def test_periodic_walk_loops_clean_aperiodic_is_weak():
+    """A periodic walk gets a CLEAN loop; a motion that never returns gets WEAK."""
+    _, good = _run("walk")
+    _, bad = _run("walk_aperiodic")
+    g, b = good.meta["meta"]["animation"], bad.meta["meta"]["animation"]
+    assert g["loop_grade"] == "CLEAN" and g["loop_score"] < 0.5
+    assert b["loop_grade"] == "WEAK" and b["loop_score"] >= 1.0
+
+
+def test_loop_window_skips_the_still_opening():
+    """The window starts after the 4 still frames an image-to-video model opens with."""
+    _, res = _run("walk")
+    win = res.meta["meta"]["clip"]["window"]
+    assert win["still_frames"] >= 3 and win["start"] >= win["still_frames"]
+
+
+@pytest.mark.parametrize("name", ["attack", "skill", "hurt"])
+def test_oneshot_window_holds_the_action(name):
+    """One-shot windows start at rest, include the peak frame, and end back near rest."""
+    fx, res = _run(name)
+    idx = [f["source"]["index"] for f in res.meta["frames"].values()]
+    assert res.meta["meta"]["animation"]["loop_score"] is None
+    heights = []
+    for t in range(len(fx.truth)):
+        a = fx.truth[t][..., 3] > 127
+        ys, xs = np.nonzero(a)
+        heights.append(np.abs(xs - np.median(xs)).mean() + np.abs(ys - ys.mean()).mean())
+    # The truth's most extreme pose lies within the window.
+    peak = int(np.argmax(np.abs(np.array(heights) - heights[0])))
+    assert idx[0] <= peak <= idx[-1], (idx, peak)
+    assert idx[0] <= 6  # starts at the wind-up, right after the still opening
+
+
+CASES = {
+    "walk": set(), "walk_green": set(), "idle_teal": set(), "run_red": set(),
+    "attack": set(), "skill": set(), "hurt": set(), "walk_drift_zoom": set(),
+    "idle_drift_zoom": set(),
+    "idle_static": {"STATIC"}, "walk_cropped": {"CROPPED"}, "walk_turns": {"FACING"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_flag_on_its_case_and_no_other(name):
+    """QC flags fire exactly on the clip made to show them (breathing is not STATIC)."""
+    _, res = _run(name)
+    assert set(res.qc) == CASES[name]
+
+
+def test_truncated_clip():
+    """A 1 s walk clip (39 frames) against the 2 s recipe (56) is TRUNCATED."""
+    from .conftest import make
+
+    fx = make("walk_short", "walk", frames=39)
+    res = pipeline.process_clip(fx.clip, "walk", DEFAULT_RECIPES["walk"])
+    assert "TRUNCATED" in res.qc
+
+
+def test_noise_clip():
+    """Pure noise is NOISE and still yields a sheet of the recipe's frame count."""
+    from comfy_nodes.core import video
+
+    rng = np.random.default_rng(3)
+    clip = video.Clip(rng.integers(0, 256, (56, 128, 160, 3), dtype=np.uint8), 24.0)
+    res = pipeline.process_clip(clip, "walk", DEFAULT_RECIPES["walk"])
+    assert res.qc == ["NOISE"]
+    assert len(res.meta["frames"]) == DEFAULT_RECIPES["walk"].frames

@@ -1,0 +1,113 @@
+"""`python -m driver process` as a user runs it: real files, a real subprocess."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from tests.conftest import run_cli
+from tests.core.conftest import fixture
+
+
+def test_process_writes_sheet_and_json(tmp_path):
+    """WebP + JSON appear under --out with the stem; the WebP's size is the JSON's."""
+    clip = fixture("walk").path
+    res = run_cli("driver", "process", str(clip), "--action", "walk", "--out", str(tmp_path),
+                  "--name", "hero_walk", "--character", "hero", "--json")
+    assert res.code == 0, res.err
+    info = json.loads(res.out)
+    assert info["loop_grade"] == "CLEAN" and info["frame_count"] == 10
+    meta = json.loads((tmp_path / "hero_walk.json").read_text())
+    img = Image.open(tmp_path / "hero_walk.webp")
+    assert img.size == (meta["meta"]["size"]["w"], meta["meta"]["size"]["h"])
+    assert meta["meta"]["image"] == "hero_walk.webp"
+    assert list(meta["frames"])[0] == "hero/walk/00"
+
+
+def test_rerun_backs_up_the_previous_sheet(tmp_path):
+    """A second run moves the first sheet to _actions_old/<timestamp>/; nothing is lost;
+    --keep-frames writes the cells into a new timestamped folder."""
+    clip = fixture("walk").path
+    args = ["process", str(clip), "--action", "walk", "--out", str(tmp_path)]
+    assert run_cli("driver", *args).code == 0
+    first = (tmp_path / "walk.webp").read_bytes()
+    res = run_cli("driver", *args, "--keep-frames")
+    assert res.code == 0 and "moved to" in res.out
+    olds = list((tmp_path / "_actions_old").glob("*/walk.webp"))
+    assert len(olds) == 1 and olds[0].read_bytes() == first
+    frames = list((tmp_path / "_frames").glob("walk-*/*.png"))
+    assert len(frames) == 10
+    assert np.array(Image.open(frames[0])).shape[2] == 4
+
+
+def test_recipe_file_overrides_frames_and_fps(tmp_path):
+    """A YAML recipe file changes the sheet's frame count and fps."""
+    recipes = tmp_path / "r.yaml"
+    recipes.write_text("walk: {frames: 6, fps: 8}\n")
+    res = run_cli("driver", "process", str(fixture("walk").path), "--action", "walk",
+                  "--out", str(tmp_path / "o"), "--recipes", str(recipes))
+    assert res.code == 0, res.err
+    meta = json.loads((tmp_path / "o" / "walk.json").read_text())["meta"]
+    assert meta["animation"]["frame_count"] == 6 and meta["frameTags"][0]["fps"] == 8
+
+
+@pytest.mark.parametrize("case, needle", [
+    ("missing", "does not exist"),
+    ("empty", "is empty"),
+    ("text", "not a readable video"),
+    ("image", "still image"),
+    ("audio", "no video stream"),
+    ("action", "unknown action 'dance'"),
+    ("recipes", "recipe file"),
+    ("recipe_key", "frames"),
+    ("name", "not a plain file name"),
+])
+def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
+    """Each bad input: exit 1, one line naming the thing, no traceback, no file written."""
+    out = tmp_path / "out"
+    clip = fixture("walk").path
+    action, extra = "walk", []
+    if case == "missing":
+        clip = tmp_path / "nope.mp4"
+    elif case == "empty":
+        clip = tmp_path / "empty.mp4"
+        clip.write_bytes(b"")
+    elif case == "text":
+        clip = tmp_path / "text.mp4"
+        clip.write_text("not a video at all")
+    elif case == "image":
+        clip = tmp_path / "still.png"
+        Image.new("RGB", (8, 8)).save(clip)
+    elif case == "audio":
+        import av
+
+        clip = tmp_path / "sound.m4a"
+        with av.open(str(clip), "w") as c:
+            s = c.add_stream("aac", rate=8000)
+            frame = av.AudioFrame.from_ndarray(np.zeros((1, 1024), np.float32), format="fltp",
+                                               layout="mono")
+            frame.sample_rate = 8000
+            for packet in s.encode(frame):
+                c.mux(packet)
+            for packet in s.encode():
+                c.mux(packet)
+    elif case == "action":
+        action = "dance"
+    elif case == "recipes":
+        bad = tmp_path / "bad.yaml"
+        bad.write_text("walk: [unclosed\n")
+        extra = ["--recipes", str(bad)]
+    elif case == "recipe_key":
+        bad = tmp_path / "bad.yaml"
+        bad.write_text("walk: {frames: -3}\n")
+        extra = ["--recipes", str(bad)]
+    elif case == "name":
+        extra = ["--name", "../escape"]
+    res = run_cli("driver", "process", str(clip), "--action", action, "--out", str(out), *extra)
+    assert res.code == 1
+    assert needle in res.err and "Traceback" not in res.err
+    assert len(res.err.strip().splitlines()) == 1
+    assert not out.exists() or not any(out.iterdir())
