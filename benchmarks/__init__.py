@@ -1,0 +1,1 @@
+"""Benchmarks: ratios, not timed assertions. `make bench` or `python -m benchmarks`."""

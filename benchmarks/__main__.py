@@ -1,0 +1,5 @@
+import sys
+
+from benchmarks.chain import main
+
+sys.exit(main())
