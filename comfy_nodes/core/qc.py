@@ -83,11 +83,27 @@ def cropped(masks: np.ndarray, frames: list[int]) -> bool:
     return False
 
 
+def _shift_tolerant(u: np.ndarray, ref: np.ndarray, side: int, shifts: int) -> np.ndarray:
+    """RMS distance of each row-block u[t] to ref, at its best horizontal shift."""
+    n = len(u)
+    a = u.reshape(n, -1, side, 4)
+    r = ref.reshape(-1, side, 4)
+    best = None
+    for s in range(-shifts, shifts + 1):
+        d = np.sqrt(((a - np.roll(r, s, axis=1)[None]) ** 2).mean(axis=(1, 2, 3)))
+        best = d if best is None else np.minimum(best, d)
+    return best
+
+
 def facing(feat: Features, rest: int) -> bool:
+    from .window import FEATURE_SIDE
+
     u, um = feat.upper_body()
     scale = float(np.sqrt((u[rest] ** 2).mean())) or 1e-6
-    same = np.sqrt(((u - u[rest]) ** 2).mean(1)) / scale
-    turned = np.sqrt(((u - um[rest]) ** 2).mean(1)) / scale
+    # Up to 8% of the width of slack: the anchor is not exactly the body's mirror axis.
+    shifts = max(1, FEATURE_SIDE // 12)
+    same = _shift_tolerant(u, u[rest], FEATURE_SIDE, shifts) / scale
+    turned = _shift_tolerant(u, um[rest], FEATURE_SIDE, shifts) / scale
     if turned[rest] < ASYMMETRY_MIN:
         return False  # a symmetric pose cannot tell which way it faces
     tail = slice(max(rest + 1, int(0.75 * len(u))), len(u))
