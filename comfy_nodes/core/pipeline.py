@@ -72,9 +72,23 @@ def _premultiplied_warp(rgba: np.ndarray, m: np.ndarray, size: tuple[int, int]) 
     return res
 
 
-def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
-                 cell_height: int = 300, max_width: int = 8000,
-                 image_name: str | None = None) -> SheetResult:
+@dataclass
+class Analysis:
+    """Every whole-clip decision, made on small frames."""
+
+    key: matte.KeyModel
+    scale: float  # small frames / full resolution
+    masks: np.ndarray
+    measures: align_mod.Measures
+    alignment: align_mod.Alignment
+    window: window_mod.Window
+    qc: list[str]
+    motion: float
+    timings: dict[str, float]
+
+
+def analyse(clip: Clip, recipe: Recipe) -> Analysis:
+    """Backdrop, coarse masks, alignment, window and QC of a clip."""
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
 
@@ -123,7 +137,26 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     if not is_noise and not is_static and qc.facing(feat, rest):
         flags.append("FACING")
     lap("qc")
+    return Analysis(key, scale, masks, measures, alignment, win, flags, motion, timings)
 
+
+def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
+                 cell_height: int = 300, max_width: int = 8000,
+                 image_name: str | None = None) -> SheetResult:
+    an = analyse(clip, recipe)
+    timings = dict(an.timings)
+    t0 = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal t0
+        now = time.perf_counter()
+        timings[name] = round(now - t0, 4)
+        t0 = now
+
+    frames = clip.frames
+    n, h, w, _ = frames.shape
+    key, masks, alignment, win, scale = an.key, an.masks, an.alignment, an.window, an.scale
+    flags, motion = an.qc, an.motion
     # Cell geometry: the union of the sheet frames' aligned boxes, plus a margin.
     boxes = []
     for t in win.indices:

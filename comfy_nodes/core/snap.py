@@ -84,3 +84,15 @@ def reference_size(width: int, height: int) -> tuple[int, int]:
         return width, height
     k = WIDE_REFERENCE_SHORT_EDGE / short
     return _round_half_up(width * k), _round_half_up(height * k)
+
+
+def snap_custom(width: int, height: int) -> tuple[int, int]:
+    """Exact sides snapped to the nearest multiple of 32, short edge capped at 768."""
+    w = max(SIDE_STEP, _round_half_up(width / SIDE_STEP) * SIDE_STEP)
+    h = max(SIDE_STEP, _round_half_up(height / SIDE_STEP) * SIDE_STEP)
+    short = min(w, h)
+    if short > MAX_SHORT_EDGE:
+        k = MAX_SHORT_EDGE / short
+        w = max(SIDE_STEP, int(w * k) // SIDE_STEP * SIDE_STEP)
+        h = max(SIDE_STEP, int(h * k) // SIDE_STEP * SIDE_STEP)
+    return w, h

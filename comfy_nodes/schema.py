@@ -1,0 +1,20 @@
+"""Shared node-schema conventions: one pack category, permanent prefixed ids."""
+
+from __future__ import annotations
+
+import dataclasses
+
+PACK = "h3sprite"
+PREFIX = "H3Sprite_"
+
+
+def schema(**kw):
+    """io.Schema(**kw), dropping fields this ComfyUI does not know yet (search_aliases
+    arrived after 0.3.75); the node loads in old and current ComfyUI alike."""
+    from comfy_api.latest import io
+
+    known = {f.name for f in dataclasses.fields(io.Schema)}
+    for out in kw.get("outputs") or []:
+        if not out.display_name:  # else the UI labels every socket by its type ("INT")
+            out.display_name = out.id
+    return io.Schema(**{k: v for k, v in kw.items() if k in known})

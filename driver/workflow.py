@@ -1,0 +1,148 @@
+"""API-format workflows and their markers: the driver's inputs found by node title.
+
+A user exports any graph with "Save (API)", then marks nodes by putting markers in their
+titles (several markers may share one title, with other words around them):
+
+    @portrait  LoadImage-like node: its `image` input gets the uploaded portrait's name
+    @prompt    its `text` (or `value`, `prompt`) input gets the action's wording
+    @seconds   its `seconds` input (or `length` / `frames`, snapped to 17k+5)
+    @size      Snap Size (`aspect`=custom + custom_width/height) or a node with width/height
+    @seed      its `seed` (or `noise_seed`) input
+    @clip      the video-saving node: its `filename_prefix` gets a per-job prefix
+    @action    optional: its `action` input gets the action name (Preview Motion)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from comfy_nodes.core.snap import snap_length
+
+REQUIRED_MARKERS = ("@portrait", "@prompt", "@seconds", "@size", "@seed", "@clip")
+OPTIONAL_MARKERS = ("@action",)
+TEXT_INPUTS = ("text", "value", "prompt")
+SEED_INPUTS = ("seed", "noise_seed")
+# Loader inputs that name model files, and the /models/<folder> that must list them.
+MODEL_INPUTS = {
+    ("UNETLoader", "unet_name"): "diffusion_models",
+    ("LoraLoaderModelOnly", "lora_name"): "loras",
+    ("LoraLoader", "lora_name"): "loras",
+    ("CLIPLoader", "clip_name"): "text_encoders",
+    ("DualCLIPLoader", "clip_name1"): "text_encoders",
+    ("DualCLIPLoader", "clip_name2"): "text_encoders",
+    ("VAELoader", "vae_name"): "vae",
+    ("CheckpointLoaderSimple", "ckpt_name"): "checkpoints",
+}
+# Node classes not in core ComfyUI, and the pack that provides them.
+KNOWN_PACKS = {
+    "MiniMaxLowVRAMAttention": "ComfyUI-KJNodes",
+    "MiniMaxChunkFeedForward": "ComfyUI-KJNodes",
+    "MiniMaxH3FirstLastFrameToVideo": "the H3 (FL2VA) nodes of your ComfyUI build",
+}
+
+
+class WorkflowError(ValueError):
+    """The workflow file cannot be used; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class Workflow:
+    path: Path
+    graph: dict
+
+    @classmethod
+    def load(cls, path: Path) -> Workflow:
+        try:
+            data = json.loads(Path(path).read_text())
+        except OSError as e:
+            raise WorkflowError(f"cannot read workflow {path}: {e.strerror}") from None
+        except ValueError as e:
+            raise WorkflowError(f"workflow {path} is not JSON: {e}") from None
+        if isinstance(data, dict) and "nodes" in data and "links" in data:
+            raise WorkflowError(f"workflow {path} is in UI format: export it from ComfyUI with "
+                                "\"Save (API)\"")
+        if not isinstance(data, dict) or not data or not all(
+                isinstance(n, dict) and "class_type" in n and "inputs" in n
+                for n in data.values()):
+            raise WorkflowError(f"workflow {path} is not an API-format graph (a mapping of "
+                                "node id -> {class_type, inputs})")
+        return cls(Path(path), data)
+
+    def markers(self) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for node_id, node in self.graph.items():
+            title = str(node.get("_meta", {}).get("title", ""))
+            for token in title.split():
+                if token.startswith("@"):
+                    found.setdefault(token, []).append(node_id)
+        return found
+
+    def missing_markers(self) -> list[str]:
+        have = self.markers()
+        return [m for m in REQUIRED_MARKERS if m not in have]
+
+    def class_types(self) -> set[str]:
+        return {n["class_type"] for n in self.graph.values()}
+
+    def model_files(self) -> list[tuple[str, str, str]]:
+        """(folder, file name, node id) of every model file the graph names."""
+        out = []
+        for node_id, node in self.graph.items():
+            for (cls_name, inp), folder in MODEL_INPUTS.items():
+                value = node["inputs"].get(inp)
+                if node["class_type"] == cls_name and isinstance(value, str):
+                    out.append((folder, value, node_id))
+        return out
+
+    def bind(self, *, portrait: str, prompt: str, seconds: float, size: tuple[int, int],
+             seed: int, clip_prefix: str, action: str | None = None) -> dict:
+        """A copy of the graph with the job's values set at the marked nodes."""
+        missing = self.missing_markers()
+        if missing:
+            raise WorkflowError(f"workflow {self.path} lacks marker(s) {', '.join(missing)}: "
+                                "put them in the titles of the nodes they drive")
+        g = copy.deepcopy(self.graph)
+        marks = self.markers()
+
+        def each(marker: str):
+            for node_id in marks.get(marker, []):
+                yield node_id, g[node_id]["inputs"]
+
+        def set_one(marker: str, names: tuple[str, ...], value) -> None:
+            for node_id, inputs in each(marker):
+                name = next((n for n in names if n in inputs), None)
+                if name is None:
+                    raise WorkflowError(
+                        f"workflow {self.path}: node {node_id} marked {marker} has none of the "
+                        f"inputs {', '.join(names)}")
+                inputs[name] = value
+
+        set_one("@portrait", ("image",), portrait)
+        set_one("@prompt", TEXT_INPUTS, prompt)
+        set_one("@seed", SEED_INPUTS, int(seed))
+        set_one("@clip", ("filename_prefix",), clip_prefix)
+        for node_id, inputs in each("@seconds"):
+            if "seconds" in inputs:
+                inputs["seconds"] = float(seconds)
+            elif "length" in inputs or "frames" in inputs:
+                inputs["length" if "length" in inputs else "frames"] = snap_length(seconds)
+            else:
+                raise WorkflowError(f"workflow {self.path}: node {node_id} marked @seconds has "
+                                    "no seconds, length or frames input")
+        w, h = size
+        for node_id, inputs in each("@size"):
+            if "custom_width" in inputs:
+                inputs.update(aspect="custom", custom_width=int(w), custom_height=int(h))
+            elif "width" in inputs and "height" in inputs:
+                inputs.update(width=int(w), height=int(h))
+            else:
+                raise WorkflowError(f"workflow {self.path}: node {node_id} marked @size has "
+                                    "neither custom_width/custom_height nor width/height")
+        if action is not None:
+            for _, inputs in each("@action"):
+                if "action" in inputs:
+                    inputs["action"] = action
+        return g

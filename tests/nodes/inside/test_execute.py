@@ -1,0 +1,128 @@
+"""Each node's execute, called directly on small CPU tensors of odd sizes."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from comfy_nodes import nodes_greenscreen, nodes_preview, nodes_snap, nodes_sprite
+from comfy_nodes.core import synth
+from comfy_nodes.tensors import image_to_uint8
+
+
+def _ui_text(out) -> str:
+    ui = out.ui if isinstance(out.ui, dict) else out.ui.as_dict()
+    return ui["text"][0]
+
+
+@pytest.mark.parametrize("seconds, frames", [(0.7, 22), (1, 39), (1.5, 39), (2, 56), (5, 124)])
+def test_snap_length_table(seconds, frames):
+    """Snap Length gives the table's frame counts and says so in the UI."""
+    out = nodes_snap.SnapLength.execute(seconds)
+    assert out.args[0] == frames
+    assert abs(out.args[1] - frames / 24) < 1e-9
+    assert _ui_text(out) == f"{seconds:g} s → {frames} frames ({frames / 24:.2f} s)"
+
+
+def test_snap_length_ui_example():
+    assert _ui_text(nodes_snap.SnapLength.execute(2.5)) == "2.5 s → 73 frames (3.04 s)"
+
+
+def test_snap_size():
+    """1:1 at 0.2 MP is 448x448; custom sizes snap to 32."""
+    assert nodes_snap.SnapSize.execute(0.2, "1:1", 0, 0).args == (448, 448)
+    assert nodes_snap.SnapSize.execute(0.2, "custom", 450, 250).args == (448, 256)
+
+
+def _portrait_tensors(w=37, h=53):
+    rgba = synth.portrait(size=(w, h))
+    image = torch.from_numpy(rgba[..., :3].astype(np.float32) / 255)[None]
+    mask = torch.from_numpy(1 - rgba[..., 3].astype(np.float32) / 255)[None]  # LoadImage's
+    return rgba, image, mask
+
+
+def test_green_screen_prep_odd_portrait():
+    """A 37x53 portrait lands feet-down in a 160x96 canvas on the key colour; the placement
+    is data and matches the pixels."""
+    _, image, mask = _portrait_tensors()
+    out = nodes_greenscreen.GreenScreenPrep.execute(160, 96, "#00B140", 0.6, 0.08,
+                                                   image=image, mask=mask)
+    frame = image_to_uint8(out.args[0])[0]
+    assert frame.shape == (96, 160, 3)
+    place = json.loads(out.args[1])
+    assert out.args[2:] == (160, 96)
+    assert tuple(frame[0, 0]) == (0, 177, 64)  # the key, at a corner
+    char = np.abs(frame.astype(int) - (0, 177, 64)).sum(-1) > 60
+    ys, xs = np.nonzero(char)
+    assert abs((ys.max() + 1) - place["feet_y"]) <= 1.5
+    assert abs((xs.min() + xs.max()) / 2 - 80) <= 2
+
+
+def test_green_screen_prep_refuses_no_alpha():
+    """An image whose Load Image mask is the 64x64 placeholder (no alpha) is refused."""
+    _, image, _ = _portrait_tensors()
+    with pytest.raises(ValueError, match="no alpha"):
+        nodes_greenscreen.GreenScreenPrep.execute(160, 96, "#00B140", 0.6, 0.08, image=image,
+                                                  mask=torch.zeros((1, 64, 64)))
+    with pytest.raises(ValueError, match="connect"):
+        nodes_greenscreen.GreenScreenPrep.execute(160, 96, "#00B140", 0.6, 0.08)
+
+
+def test_green_screen_prep_wide_reference():
+    """Above 16:9 the reference is 480 px on its short edge; the canvas stays."""
+    _, image, mask = _portrait_tensors()
+    out = nodes_greenscreen.GreenScreenPrep.execute(1792, 768, "#00B140", 0.6, 0.08,
+                                                   image=image, mask=mask)
+    assert tuple(out.args[0].shape) == (1, 480, 1120, 3)
+    assert out.args[2:] == (1792, 768)
+
+
+def test_preview_motion_frames_and_first_frame():
+    """Preview Motion returns the snapped count, frame 0 unchanged, later frames moving."""
+    _, image, mask = _portrait_tensors(61, 90)
+    first = nodes_greenscreen.GreenScreenPrep.execute(192, 160, "#00B140", 0.6, 0.08,
+                                                     image=image, mask=mask).args[0]
+    clip = nodes_preview.PreviewMotion.execute(first, "walk", 22, 1).args[0]
+    assert tuple(clip.shape) == (22, 160, 192, 3)
+    assert torch.equal(clip[0], first[0])
+    assert (clip[10] - clip[0]).abs().mean() > 0.002
+    assert nodes_preview.PreviewMotion.validate_inputs(frames=50).startswith("frames must")
+    assert nodes_preview.PreviewMotion.validate_inputs(frames=56) is True
+
+
+def _clip_tensor(action="walk", size=(192, 160), frames=56):
+    rgb, _ = synth.clip(action, size=size, frames=frames)
+    return torch.from_numpy(rgb.astype(np.float32) / 255)
+
+
+def test_sprite_matte_shapes_and_alpha():
+    """Sprite Matte returns RGB and an alpha MASK of the same odd size; backdrop is 0."""
+    rgb, alpha = nodes_sprite.SpriteMatte.execute(_clip_tensor(size=(90, 66), frames=3),
+                                                  True).args
+    assert tuple(rgb.shape) == (3, 66, 90, 3) and tuple(alpha.shape) == (3, 66, 90)
+    assert alpha[:, 0, 0].max() == 0 and alpha.max() == 1
+
+
+def test_sprite_loop_window():
+    """Loop Window picks 10 frames of a walk with a CLEAN grade."""
+    out = nodes_sprite.SpriteLoopWindow.execute(_clip_tensor(), "walk", 0, 0.0, 24.0)
+    window, indices, score, grade = out.args
+    assert window.shape[0] == 10 and len(json.loads(indices)) == 10
+    assert grade == "CLEAN" and 0 <= score < 0.5
+
+
+def test_sprite_sheet_saves_safe_names(output_dir):
+    """Sprite Sheet writes WebP + JSON under output/h3sprite/<character>/ with numbered
+    names (never an overwrite) and refuses a character name that escapes the folder."""
+    clip = _clip_tensor()
+    for _ in range(2):
+        out = nodes_sprite.SpriteSheet.execute(clip, "hero", "walk", 0, 0.0, 24.0, 120, 8000)
+    files = sorted(p.name for p in (output_dir / "h3sprite" / "hero").iterdir())
+    assert files == ["walk_00001.json", "walk_00001.webp", "walk_00002.json", "walk_00002.webp"]
+    meta = json.loads(out.args[2])
+    assert meta["meta"]["image"] == "walk_00002.webp" and meta["meta"]["size"]["h"] == 120
+    with pytest.raises(ValueError, match="plain name"):
+        nodes_sprite.SpriteSheet.execute(clip, "../x", "walk", 0, 0.0, 24.0, 120, 8000)

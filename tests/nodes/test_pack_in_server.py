@@ -1,0 +1,100 @@
+"""The pack inside a real embedded ComfyUI: registration, and preview.json end to end."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from comfy_nodes.core import greenscreen, synth, video
+from driver.client import ComfyClient, ExecutionFailed, ValidationFailed, output_files
+from driver.workflow import Workflow
+from service import manager
+from tests.conftest import REPO
+
+NODES = {
+    "H3Sprite_SnapLength": ["seconds"],
+    "H3Sprite_SnapSize": ["megapixels", "aspect", "custom_width", "custom_height"],
+    "H3Sprite_GreenScreenPrep": ["width", "height", "key_color", "image", "mask", "file"],
+    "H3Sprite_SpriteMatte": ["frames", "defringe"],
+    "H3Sprite_SpriteLoopWindow": ["frames", "action", "sheet_frames", "sheet_fps"],
+    "H3Sprite_SpriteSheet": ["frames", "character", "action", "cell_height", "max_width"],
+    "H3Sprite_PreviewMotion": ["first_frame", "action", "frames", "seed", "simulate_seconds"],
+}
+
+
+@pytest.fixture(scope="module")
+def client(comfy_server):
+    return ComfyClient(f"http://127.0.0.1:{comfy_server.port}")
+
+
+def test_every_node_is_registered_with_tooltips(client, comfy_server):
+    """/object_info lists every node, in the pack's category, with its inputs, each input
+    with a tooltip; the server log shows no import error for the pack."""
+    info = client.object_info()
+    for node_id, inputs in NODES.items():
+        assert node_id in info, node_id
+        spec = info[node_id]
+        assert spec["category"].startswith("h3sprite/")
+        declared = {**spec["input"].get("required", {}), **spec["input"].get("optional", {})}
+        assert set(inputs) <= set(declared), (node_id, declared.keys())
+        for name, (_, opts) in declared.items():
+            assert opts.get("tooltip"), f"{node_id}.{name} has no tooltip"
+        assert all(n not in ("INT", "FLOAT", "IMAGE") for n in spec["output_name"])
+    assert "not H3" in info["H3Sprite_PreviewMotion"]["display_name"]
+    log = Path(manager.latest_log(comfy_server.config())).read_text()
+    assert not re.search(r"IMPORT FAILED.*h3sprite|comfy_entrypoint in .*h3sprite", log)
+
+
+def _portrait(tmp_path: Path, palette="knight") -> tuple[Path, np.ndarray]:
+    rgba = synth.portrait(synth.Character(palette=synth.PALETTES[palette]))
+    path = tmp_path / f"{palette}.png"
+    cv2.imwrite(str(path), cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA))
+    return path, rgba
+
+
+@pytest.mark.parametrize("seconds, frames, action", [(2.0, 56, "walk"), (0.7, 22, "hurt")])
+def test_preview_workflow_makes_the_snapped_clip(client, tmp_path, seconds, frames, action):
+    """preview.json on the real server yields an mp4 with the snapped frame count whose
+    first frame is the prepared first frame (mean error < 3 levels after H.264)."""
+    path, rgba = _portrait(tmp_path)
+    name = client.upload(path, f"knight_{action}.png")
+    wf = Workflow.load(REPO / "workflows" / "preview.json")
+    graph = wf.bind(portrait=name, prompt="test", seconds=seconds, size=(448, 448), seed=3,
+                    clip_prefix=f"h3sprite/test/knight_{action}", action=action)
+    run = client.run(graph)
+    files = output_files(run.outputs, wf.markers()["@clip"][0])
+    assert len(files) == 1 and files[0]["filename"].endswith(".mp4")
+    clip = video.decode(client.download(files[0], tmp_path / "clip.mp4"))
+    assert clip.frames.shape == (frames, 448, 448, 3)
+    first, _ = greenscreen.prepare_first_frame(rgba, 448, 448)
+    assert np.abs(clip.frames[0].astype(int) - first).mean() < 3
+    assert np.abs(clip.frames[-1].astype(int) - first).mean() > 0.5 or action == "hurt"
+
+
+def test_bad_frame_count_is_a_validation_error(client):
+    """Preview Motion refuses a frame count that is not 17k+5, before anything runs."""
+    graph = {
+        "1": {"class_type": "EmptyImage", "inputs": {"width": 64, "height": 64,
+                                                      "batch_size": 1, "color": 0x00B140}},
+        "2": {"class_type": "H3Sprite_PreviewMotion",
+              "inputs": {"first_frame": ["1", 0], "action": "walk", "frames": 50, "seed": 0}},
+        "3": {"class_type": "PreviewImage", "inputs": {"images": ["2", 0]}},
+    }
+    with pytest.raises(ValidationFailed, match="17k\\+5"):
+        client.run(graph)
+
+
+def test_portrait_without_alpha_fails_with_clear_message(client, tmp_path):
+    """An opaque RGB portrait is refused by Green Screen Prep, naming the fix."""
+    path = tmp_path / "opaque.png"
+    cv2.imwrite(str(path), np.full((40, 30, 3), 128, np.uint8))
+    name = client.upload(path, "opaque.png")
+    wf = Workflow.load(REPO / "workflows" / "preview.json")
+    graph = wf.bind(portrait=name, prompt="x", seconds=0.7, size=(128, 128), seed=0,
+                    clip_prefix="h3sprite/test/opaque", action="idle")
+    with pytest.raises(ExecutionFailed, match="alpha"):
+        client.run(graph)
