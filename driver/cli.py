@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.video import ClipError
+from driver.batch import StopBatch
 from driver.outputs import safe_name
 
 
@@ -33,6 +35,22 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--keep-frames", action="store_true",
                    help="also write each cell as PNG into a new timestamped folder")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    s = sub.add_parser("check", help="check a joblist without a server (roster, portraits, "
+                                     "workflow markers)")
+    s.add_argument("joblist", type=Path)
+
+    s = sub.add_parser("batch", help="render a joblist: resumable, self-healing")
+    s.add_argument("joblist", type=Path)
+    s.add_argument("--only", help="actions to run, comma-separated (e.g. idle,walk)")
+    s.add_argument("--chars", help="characters to run, comma-separated (e.g. hero,boar)")
+    s.add_argument("--force", action="store_true",
+                   help="re-run every selected job (also FORCE=1)")
+    s.add_argument("--reuse-video", action="store_true",
+                   help="never generate: re-run only post-processing on existing clips; "
+                        "no server needed")
+    s.add_argument("--dry-run", action="store_true", help="print the plan and why, then stop")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar or job lines")
     return p
 
 
@@ -67,6 +85,43 @@ def cmd_process(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    from driver.check import check
+    from driver.joblist import load
+
+    problems = check(load(args.joblist))
+    for p in problems:
+        print(f"driver check: {p}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"{args.joblist}: ok")
+    return 0
+
+
+def _csv(text: str | None) -> list[str] | None:
+    return [t.strip() for t in text.split(",") if t.strip()] if text else None
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from driver.batch import Batch, Options, log_to_file, summary_lines
+    from driver.joblist import load
+
+    loaded = load(args.joblist)
+    opts = Options(only=_csv(args.only), chars=_csv(args.chars),
+                   force=args.force or os.environ.get("FORCE", "") not in ("", "0"),
+                   reuse_video=args.reuse_video, dry_run=args.dry_run, quiet=args.quiet)
+    if not args.dry_run:
+        log_path = log_to_file(loaded.out)
+    batch = Batch(loaded, opts)
+    summary = batch.run()
+    if args.dry_run:
+        return 0
+    for line in summary_lines(summary):
+        print(line)
+    print(f"actions: {loaded.out / 'actions.json'}; log: {log_path}")
+    return summary.exit_code
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -76,6 +131,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.verb == "process":
             return cmd_process(args)
+        if args.verb == "check":
+            return cmd_check(args)
+        if args.verb == "batch":
+            return cmd_batch(args)
+    except StopBatch as e:
+        for line in str(e).splitlines():
+            print(f"driver {args.verb}: {line}", file=sys.stderr)
+        return 1
     except (ClipError, RecipeError, UsageError, ValueError) as e:
         print(f"driver {args.verb}: {e}", file=sys.stderr)
         return 1
@@ -83,5 +146,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"driver {args.verb}: {e.strerror}: {e.filename}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        print(f"driver {args.verb}: interrupted; state is saved, run again to resume",
+              file=sys.stderr)
         return 130
+    except Exception as e:  # a bug of ours: one line here, the traceback when asked for
+        if os.environ.get("H3SPRITE_DEBUG"):
+            raise
+        print(f"driver {args.verb}: internal error {type(e).__name__}: {e} (set "
+              "H3SPRITE_DEBUG=1 for the traceback, and please report it)", file=sys.stderr)
+        return 70
     raise AssertionError(args.verb)

@@ -1,0 +1,37 @@
+"""`_out/actions.json`: what the game reads instead of hard-coding counts and fps."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from comfy_nodes.core.sheet import write_atomic
+
+
+def entry(sheet_json: Path, out_root: Path) -> dict:
+    meta = json.loads(sheet_json.read_text())
+    m = meta["meta"]
+    first = next(iter(meta["frames"].values()))
+    anim = m["animation"]
+    return {
+        "sheet": sheet_json.relative_to(out_root).as_posix(),
+        "image": (sheet_json.parent / m["image"]).relative_to(out_root).as_posix(),
+        "fps": anim["fps"], "loop": anim["loop"], "frameCount": anim["frame_count"],
+        "cell": {"w": m["cell"]["w"], "h": m["cell"]["h"]},
+        "anchor": first["anchor"],
+        "loop_grade": anim["loop_grade"], "loop_score": anim["loop_score"], "qc": anim["qc"],
+    }
+
+
+def write(out_root: Path, done: list[tuple[str, str, Path]]) -> Path:
+    """Rewrite actions.json atomically from the finished jobs (character, action, json)."""
+    chars: dict[str, dict] = {}
+    for cid, action, sheet_json in sorted(done):
+        if sheet_json.is_file():
+            chars.setdefault(cid, {})[action] = entry(sheet_json, out_root)
+    doc = {"version": 1, "generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+           "characters": chars}
+    path = out_root / "actions.json"
+    write_atomic(path, (json.dumps(doc, indent=1) + "\n").encode())
+    return path

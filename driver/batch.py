@@ -1,0 +1,480 @@
+"""`driver batch`: plan by input version, generate serially, post-process in parallel.
+
+Generation (the GPU's work) runs on this thread, one prompt in flight; post-processing of
+job N runs on a worker thread while the server generates job N+1, so the GPU never waits
+for our CPU. Every finished job is recorded in SQLite and actions.json is rewritten.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import threading
+import time
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from comfy_nodes.core import pipeline
+from comfy_nodes.core.sheet import encode_webp, write_atomic
+from comfy_nodes.core.snap import snap_length
+from comfy_nodes.core.video import Clip, ClipError, decode
+from driver import actions as actions_mod
+from driver.check import check, preflight
+from driver.client import ExecutionFailed, Hung, ServerLost, ValidationFailed, output_files
+from driver.joblist import Loaded
+from driver.jobs import Job, build_jobs, clip_ok, outputs_ok, sha256_file
+from driver.outputs import back_up, new_folder, timestamp
+from driver.server import ServerHandle, ServerUnavailable
+from driver.store import Store
+from driver.workflow import Workflow
+
+log = logging.getLogger("driver.batch")
+
+# OOM ladder from the notes: shorter first (it frees most), then a smaller canvas, steps last.
+LADDER_CANVASES = [(512, 320), (448, 256)]
+LADDER_STEPS = [6, 4]
+
+
+class StopBatch(RuntimeError):
+    """A problem that stops the batch before GPU work (checks, preflight, no server)."""
+
+
+@dataclass
+class Options:
+    only: list[str] | None = None
+    chars: list[str] | None = None
+    force: bool = False
+    reuse_video: bool = False
+    dry_run: bool = False
+    quiet: bool = False
+
+
+@dataclass
+class Planned:
+    job: Job
+    reason: str
+    generate: bool
+    process: bool
+
+
+@dataclass
+class Summary:
+    done: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    gen_seconds: list[float] = field(default_factory=list)
+    post_seconds: list[float] = field(default_factory=list)
+    wall: float = 0.0
+    restarts: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.failed else 0
+
+
+def plan(jobs: list[Job], store: Store, opts: Options) -> list[Planned]:
+    out = []
+    for j in jobs:
+        row = store.get(j.key)
+        if opts.force:
+            reason, run = "forced", True
+        elif row is None:
+            reason, run = "new", True
+        elif row.fingerprint == j.fingerprint and row.status == "done" and outputs_ok(j):
+            reason, run = "current", False
+        elif row.fingerprint == j.fingerprint and row.status == "done":
+            reason, run = "outputs missing or damaged", True
+        elif row.fingerprint == j.fingerprint and row.status == "failed":
+            reason, run = f"failed before ({row.error or 'unknown'})", True
+        elif row.fingerprint == j.fingerprint:
+            reason, run = "interrupted before", True
+        else:
+            reason, run = "inputs changed", True
+        # A clip made from exactly these generation inputs is reused (pitfall 8), unless forced.
+        reusable = (run and not opts.force and row is not None
+                    and row.gen_fingerprint == j.gen_fingerprint
+                    and clip_ok(j.clip_path, j.frames))
+        generate = run and not reusable
+        if run and opts.reuse_video and generate:
+            reason, run, generate = "no reusable clip (--reuse-video)", False, False
+        elif run and not generate:
+            reason += ", clip reused"
+        out.append(Planned(j, reason, generate, run))
+    return out
+
+
+class Batch:
+    def __init__(self, loaded: Loaded, opts: Options):
+        self.loaded = loaded
+        self.opts = opts
+        self.summary = Summary()
+        self.lock = threading.Lock()
+        self.loaded.out.mkdir(parents=True, exist_ok=True)
+        self.store = Store(self.loaded.out / "h3sprite.sqlite")
+        self.server: ServerHandle | None = None
+        self.workflow = Workflow.load(loaded.workflow)
+        self.uploaded: dict[str, str] = {}
+        self.bar: tqdm | None = None
+        self.jobs_since_restart = 0
+
+    # ---------------------------------------------------------------- output ---
+    def say(self, line: str) -> None:
+        log.info(line)
+        if self.opts.quiet:
+            return
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    # ------------------------------------------------------------- planning ---
+    def selected_jobs(self) -> list[Job]:
+        wf_sha = sha256_file(self.loaded.workflow)
+        models = [f"{folder}/{name}" for folder, name, _ in self.workflow.model_files()]
+        jobs = build_jobs(self.loaded, wf_sha, models)
+        if self.opts.chars:
+            unknown = set(self.opts.chars) - set(self.loaded.spec.characters)
+            if unknown:
+                raise StopBatch(f"--chars names unknown character(s) {', '.join(sorted(unknown))}"
+                                f"; the joblist has {', '.join(self.loaded.spec.characters)}")
+            jobs = [j for j in jobs if j.cid in self.opts.chars]
+        if self.opts.only:
+            known = {a for c in self.loaded.spec.characters for a in self.loaded.actions_of(c)}
+            unknown = set(self.opts.only) - known
+            if unknown:
+                raise StopBatch(f"--only names unknown action(s) {', '.join(sorted(unknown))}; "
+                                f"the joblist has {', '.join(sorted(known))}")
+            jobs = [j for j in jobs if j.action in self.opts.only]
+        return jobs
+
+    # ------------------------------------------------------------------ run ---
+    def run(self) -> Summary:
+        problems = check(self.loaded)
+        if problems:
+            raise StopBatch("\n".join(problems))
+        planned = plan(self.selected_jobs(), self.store, self.opts)
+        if self.opts.dry_run:
+            for p in planned:
+                what = "generate+process" if p.generate else ("process" if p.process else "skip")
+                print(f"{p.job.key:<24} {what:<17} {p.reason}")
+            return self.summary
+        for p in planned:
+            if not p.process:
+                self.summary.skipped.append((p.job.key, p.reason))
+        todo = [p for p in planned if p.process]
+        if not todo:
+            self.say(f"nothing to do: {len(planned)} job(s) current")
+            self._write_actions()
+            return self.summary
+        if any(p.generate for p in todo):
+            self._start_server(sum(p.generate for p in todo))
+        start = time.monotonic()  # per-set costs exclude the one-off server start
+        self.bar = tqdm(total=len(todo), unit="job", file=sys.stderr, dynamic_ncols=True,
+                        disable=self.opts.quiet or None)
+        pending: list[Future] = []
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="post")
+        current: Planned | None = None
+        try:
+            for p in todo:
+                current = p
+                self.store.put(p.job.key, fingerprint=p.job.fingerprint,
+                               gen_fingerprint=p.job.gen_fingerprint, status="running")
+                if p.generate:
+                    clip, gen = self._generate(p.job)
+                    if clip is None:
+                        self.bar.update(1)
+                        continue
+                else:
+                    clip, gen = decode(p.job.clip_path), {"reused": True}
+                pending.append(pool.submit(self._post, p.job, clip, gen))
+                current = None
+                self._maybe_restart()
+            for f in pending:
+                f.result()
+        except KeyboardInterrupt:
+            self.say("interrupted: finishing the sheet in progress, then stopping")
+            if current is not None:
+                self.store.put(current.job.key, status="pending", error="interrupted")
+            pool.shutdown(wait=True, cancel_futures=False)
+            self.bar.close()
+            raise
+        finally:
+            pool.shutdown(wait=True)
+            if self.bar is not None:
+                self.bar.close()
+                self.bar = None
+        self.summary.wall = time.monotonic() - start
+        self.summary.restarts = self.server.restarts if self.server else 0
+        return self.summary
+
+    def _start_server(self, n_generate: int) -> None:
+        self.server = ServerHandle(self.loaded.spec.server)
+        try:
+            self.server.ensure()
+        except ServerUnavailable as e:
+            raise StopBatch(str(e)) from None
+        problems = preflight(self.loaded, self.server.client, n_generate)
+        if problems:
+            raise StopBatch("\n".join(problems))
+        self.say(self.server.before_video(self.loaded.spec.server.before_video))
+
+    def _maybe_restart(self) -> None:
+        if self.server is None or not self.server.managed:
+            return
+        spec = self.loaded.spec.server
+        self.jobs_since_restart += 1
+        if spec.restart_every and self.jobs_since_restart >= spec.restart_every:
+            self._restart_between_jobs(f"every {spec.restart_every} jobs, as configured")
+        elif spec.restart_above_rss_gb:
+            rss = self.server.rss_bytes() or 0
+            if rss > spec.restart_above_rss_gb * 2**30:
+                self._restart_between_jobs(f"RSS {rss / 2**30:.1f} GiB above "
+                                           f"{spec.restart_above_rss_gb} GiB")
+
+    def _restart_between_jobs(self, why: str) -> None:
+        self.server.restart(why)
+        self.jobs_since_restart = 0
+
+    # ----------------------------------------------------------- generation ---
+    def _portrait_name(self, j: Job) -> str:
+        digest = sha256_file(j.portrait)[:10]
+        if digest not in self.uploaded:
+            ext = j.portrait.suffix.lower() or ".png"
+            self.uploaded[digest] = self.server.client.upload(j.portrait, f"{j.cid}-{digest}{ext}")
+        return self.uploaded[digest]
+
+    def _graph(self, j: Job, seconds: float, size: tuple[int, int], steps: int | None) -> dict:
+        g = self.workflow.bind(portrait=self._portrait_name(j), prompt=j.prompt, seconds=seconds,
+                               size=size, seed=j.seed,
+                               clip_prefix=f"h3sprite/{j.cid}_{j.action}/{j.gen_fingerprint[:8]}",
+                               action=j.action)
+        marks = self.workflow.markers()
+        for target, values in self.loaded.spec.overrides.items():
+            for node_id in marks.get(target, [target]):
+                g[node_id]["inputs"].update(values)
+        if steps is not None:
+            for node in g.values():
+                if "steps" in node["inputs"] and isinstance(node["inputs"]["steps"], int):
+                    node["inputs"]["steps"] = steps
+        return g
+
+    def _generate(self, j: Job) -> tuple[Clip | None, dict]:
+        spec = self.loaded.spec.server
+        seconds, size, steps = j.recipe.seconds, j.size, None
+        ladder: list[str] = []
+        attempts, prompt_ids = 0, []
+        clip_node = self.workflow.markers()["@clip"][0]
+        while True:
+            attempts += 1
+            prompt_id = str(uuid.uuid4())
+            prompt_ids.append(prompt_id)
+            frames = snap_length(seconds)
+            try:
+                run = self._run_once(j, prompt_id, self._graph(j, seconds, size, steps))
+                files = output_files(run.outputs, clip_node)
+                if not files:
+                    raise ExecutionFailed(f"node {clip_node} (@clip) wrote no file")
+                self._keep_old_clip(j)
+                self.server.client.download(files[0], j.clip_path)
+                clip = decode(j.clip_path)
+                if len(clip.frames) != frames:
+                    raise ClipError(f"clip has {len(clip.frames)} frames, expected {frames}")
+                gen = {"seconds": round(run.seconds, 2), "attempts": attempts,
+                       "prompt_ids": prompt_ids, "steps": len(run.steps), "ladder": ladder,
+                       "clip_seconds": seconds, "canvas": list(size)}
+                self.summary.gen_seconds.append(run.seconds)
+                return clip, gen
+            except ValidationFailed as e:
+                return self._fail(j, f"ComfyUI refused the workflow: {e}", attempts, prompt_ids)
+            except ExecutionFailed as e:
+                if not e.out_of_memory:
+                    return self._fail(j, f"ComfyUI: {e}", attempts, prompt_ids)
+                rung = self._next_rung(seconds, size, steps)
+                if rung is None:
+                    return self._fail(j, f"out of memory at the smallest settings: {e}",
+                                      attempts, prompt_ids)
+                seconds, size, steps, text = rung
+                ladder.append(text)
+                self.say(f"{j.key}: out of memory; retrying with {text}")
+                attempts -= 1  # the ladder is not a crash: it has its own end
+            except (ServerLost, Hung) as e:
+                if isinstance(e, Hung):
+                    dump = self.server.stacks()
+                    log.warning("%s hung; thread dump:\n%s", j.key, dump)
+                    self.say(f"{j.key}: no progress for {spec.hang_seconds:.0f} s; thread dump "
+                             "in the log; restarting")
+                    self.server.restart("hang")
+                else:
+                    self.say(f"{j.key}: lost the server ({e}); recovering")
+                    try:
+                        self.server.recover(str(e))
+                    except ServerUnavailable as e2:
+                        return self._fail(j, str(e2), attempts, prompt_ids)
+                    # Resubmit only when the server does not have the prompt (nothing twice).
+                    done = self._await_known(prompt_id)
+                    if done is not None:
+                        prompt_ids.pop()  # it is still the same prompt: adopt its result
+                        run = done
+                        files = output_files(run.outputs, clip_node)
+                        if files:
+                            self._keep_old_clip(j)
+                            self.server.client.download(files[0], j.clip_path)
+                            clip = decode(j.clip_path)
+                            self.summary.gen_seconds.append(run.seconds)
+                            return clip, {"seconds": round(run.seconds, 2),
+                                          "attempts": attempts, "prompt_ids": prompt_ids,
+                                          "ladder": ladder, "adopted": True}
+                if attempts >= spec.attempts:
+                    return self._fail(j, f"gave up after {attempts} tries: {e}", attempts,
+                                      prompt_ids)
+            except ClipError as e:
+                if attempts >= spec.attempts:
+                    return self._fail(j, f"bad clip after {attempts} tries: {e}", attempts,
+                                      prompt_ids)
+                self.say(f"{j.key}: {e}; trying again")
+
+    def _run_once(self, j: Job, prompt_id: str, graph: dict):
+        def on_event(kind: str, data: dict) -> None:
+            if kind == "progress" and self.bar is not None:
+                self.bar.set_postfix_str(f"{j.key} step {data.get('value')}/{data.get('max')}",
+                                         refresh=False)
+
+        return self.server.client.run(graph, prompt_id,
+                                      idle_timeout=self.loaded.spec.server.hang_seconds,
+                                      on_event=on_event)
+
+    def _await_known(self, prompt_id: str):
+        """If the server still has the prompt, wait for it and return its run."""
+        from driver.client import Run
+
+        client = self.server.client
+        try:
+            if not client.knows(prompt_id):
+                return None
+            deadline = time.monotonic() + self.loaded.spec.server.hang_seconds
+            while time.monotonic() < deadline:
+                hist = client.history(prompt_id)
+                if hist.get("status", {}).get("completed"):
+                    if hist["status"].get("status_str") != "success":
+                        return None
+                    run = Run(prompt_id, outputs=hist.get("outputs", {}))
+                    return run
+                time.sleep(0.5)
+        except ServerLost:
+            return None
+        return None
+
+    def _next_rung(self, seconds, size, steps):
+        frames = snap_length(seconds)
+        if frames - 17 >= 22:
+            shorter = (frames - 17) / 24
+            return shorter, size, steps, f"{frames - 17} frames ({shorter:.2f} s)"
+        area = size[0] * size[1]
+        for w, h in LADDER_CANVASES[::-1] if size[0] < size[1] else LADDER_CANVASES:
+            cw, ch = (w, h) if size[0] >= size[1] else (h, w)
+            if cw * ch < area:
+                return seconds, (cw, ch), steps, f"canvas {cw}x{ch}"
+        has_steps = any("steps" in n["inputs"] for n in self.workflow.graph.values())
+        for s in LADDER_STEPS:
+            if has_steps and (steps is None or s < steps):
+                return seconds, size, s, f"{s} steps"
+        return None
+
+    def _keep_old_clip(self, j: Job) -> None:
+        """A clip being replaced moves into a new timestamped folder beside it."""
+        if j.clip_path.exists():
+            folder = new_folder(j.work_dir, "superseded")
+            os.replace(j.clip_path, folder / j.clip_path.name)
+
+    def _fail(self, j: Job, reason: str, attempts: int, prompt_ids: list[str]):
+        self.store.put(j.key, status="failed", error=reason, attempts=attempts,
+                       meta={"prompt_ids": prompt_ids})
+        with self.lock:
+            self.summary.failed.append((j.key, reason))
+        self.say(f"FAILED {j.key}: {reason}")
+        return None, {}
+
+    # ------------------------------------------------------- post-processing ---
+    def _post(self, j: Job, clip: Clip, gen: dict) -> None:
+        t = time.monotonic()
+        try:
+            res = pipeline.process_clip(clip, j.action, j.recipe, character=j.cid,
+                                        cell_height=self.loaded.spec.cell_height,
+                                        max_width=self.loaded.spec.max_width,
+                                        image_name=j.webp.name)
+            webp = encode_webp(res.rgba)
+            meta_bytes = (json.dumps(res.meta, indent=1) + "\n").encode()
+            with self.lock:
+                j.out_dir.mkdir(parents=True, exist_ok=True)
+                back_up([j.webp, j.json], self.loaded.out)
+                write_atomic(j.webp, webp)
+                write_atomic(j.json, meta_bytes)
+                post_s = time.monotonic() - t
+                self.summary.post_seconds.append(post_s)
+                self.summary.done.append(j.key)
+                self.store.put(j.key, status="done", error=None,
+                               attempts=gen.get("attempts", 0),
+                               timings={"generation": gen.get("seconds"), "post": post_s},
+                               outputs={"webp": str(j.webp), "json": str(j.json),
+                                        "clip": str(j.clip_path)},
+                               meta={k: v for k, v in gen.items() if k != "seconds"})
+                self._write_actions()
+            anim = res.meta["meta"]["animation"]
+            grade = anim["loop_grade"] or "one-shot"
+            flags = " ".join(anim["qc"]) or "-"
+            gen_s = f"{gen['seconds']:.1f} s" if "seconds" in gen else "reused"
+            retries = max(0, gen.get("attempts", 1) - 1)
+            ladder = f", OOM ladder: {'; '.join(gen['ladder'])}" if gen.get("ladder") else ""
+            self.say(f"done {j.key}: generation {gen_s}, post {post_s:.2f} s, {grade}, "
+                     f"QC {flags}, retries {retries}{ladder}")
+        except Exception as e:  # a post-processing fault fails this job, not the batch
+            log.exception("post-processing %s", j.key)
+            self._fail(j, f"post-processing: {e}", gen.get("attempts", 0),
+                       gen.get("prompt_ids", []))
+        finally:
+            if self.bar is not None:
+                self.bar.update(1)
+
+    def _write_actions(self) -> None:
+        done = []
+        for row in self.store.all():
+            if row.status == "done" and row.outputs.get("json"):
+                cid, action = row.key.split("/", 1)
+                done.append((cid, action, Path(row.outputs["json"])))
+        actions_mod.write(self.loaded.out, done)
+
+
+def summary_lines(s: Summary) -> list[str]:
+    lines = [f"done {len(s.done)}, skipped {len(s.skipped)}, failed {len(s.failed)}"
+             f"{f', server restarts {s.restarts}' if s.restarts else ''}"]
+    for key, why in s.failed:
+        lines.append(f"  failed {key}: {why}")
+    reasons: dict[str, int] = {}
+    for _, why in s.skipped:
+        reasons[why] = reasons.get(why, 0) + 1
+    for why, n in reasons.items():
+        lines.append(f"  skipped {n}: {why}")
+    if s.done and s.wall:
+        per_set = s.wall / len(s.done)
+        gen = sum(s.gen_seconds) / len(s.gen_seconds) if s.gen_seconds else 0.0
+        lines.append(f"full chain {per_set:.1f} s per set against {gen:.1f} s of generation "
+                     f"per set (wall {s.wall:.1f} s)")
+    return lines
+
+
+def log_to_file(out: Path) -> Path:
+    folder = out / "_logs"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"batch-{timestamp()}-{os.getpid()}.log"
+    handler = logging.FileHandler(path, encoding="utf-8")  # flushed on every record
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    return path

@@ -1,0 +1,101 @@
+"""Checks before any GPU work: the joblist on its own (`check`), then against the server
+(`preflight`). Each returns every problem found, one line each, so a user fixes them all
+in one go."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+
+from comfy_nodes.core.greenscreen import PortraitError, load_portrait
+from driver.joblist import JoblistError, Loaded
+from driver.workflow import KNOWN_PACKS, Workflow, WorkflowError
+
+MIN_PORTRAIT_SIDE = 32
+GGUF_REASON = {
+    "diffusion_models": "the GGUF loader's architecture whitelist has no H3 (\"Unknown model "
+                        "architecture\"); use the convrot int4/int8 safetensors with UNETLoader",
+    "text_encoders": "the H3 text-encoder GGUF lacks general.architecture and is refused; use "
+                     "the nvfp4_awq safetensors text encoder on the CPU",
+}
+
+
+def check(job: Loaded) -> list[str]:
+    problems: list[str] = []
+    # Pitfall 7: the roster must match the wording table's keys exactly.
+    roster = {job.wording_key(c) for c in job.spec.characters}
+    words = set(job.wording)
+    if roster != words:
+        if roster - words:
+            problems.append(f"wording table lacks {', '.join(sorted(roster - words))} "
+                            "(characters without wording)")
+        if words - roster:
+            problems.append(f"wording table has {', '.join(sorted(words - roster))} that no "
+                            "character uses (a roster drift?)")
+    # Pitfall 6: every portrait fully decodes, has alpha and a usable size.
+    for cid in job.spec.characters:
+        path = job.portrait(cid)
+        try:
+            rgba = load_portrait(path)
+        except PortraitError as e:
+            problems.append(f"character {cid}: {e}")
+            continue
+        visible = rgba[..., 3] > 8
+        ys, xs = visible.nonzero()
+        vw, vh = int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1
+        if min(vw, vh) < MIN_PORTRAIT_SIDE:
+            problems.append(f"character {cid}: portrait {path} shows only {vw}x{vh} visible "
+                            f"pixels (need "
+                            f">= {MIN_PORTRAIT_SIDE} on each side)")
+        for action in job.actions_of(cid):
+            try:
+                job.recipe(cid, action)
+            except JoblistError as e:
+                problems.append(str(e))
+    try:
+        wf = Workflow.load(job.workflow)
+    except WorkflowError as e:
+        problems.append(str(e))
+        return problems
+    missing = wf.missing_markers()
+    if missing:
+        problems.append(f"workflow {job.workflow} lacks marker(s) {', '.join(missing)} in its "
+                        "node titles")
+    marks = wf.markers()
+    for target in job.spec.overrides:
+        if target not in wf.graph and target not in marks:
+            problems.append(f"overrides: {target!r} is neither a node id nor a marker of "
+                            f"workflow {job.workflow}")
+    for folder, name, node_id in wf.model_files():
+        if name.lower().endswith(".gguf") and folder in GGUF_REASON:
+            problems.append(f"workflow node {node_id} loads {name}: H3 GGUF files do not work: "
+                            f"{GGUF_REASON[folder]}")
+    return problems
+
+
+def preflight(job: Loaded, client, n_jobs: int) -> list[str]:
+    """Against the live server: node classes, model files, free disk."""
+    problems: list[str] = []
+    wf = Workflow.load(job.workflow)
+    info = client.object_info()
+    missing = sorted(wf.class_types() - set(info))
+    for cls in missing:
+        pack = KNOWN_PACKS.get(cls)
+        problems.append(f"server {client.base_url} lacks node class {cls}"
+                        f"{' (from ' + pack + ')' if pack else ''}")
+    listed: dict[str, list[str] | None] = {}
+    for folder, name, node_id in wf.model_files():
+        if folder not in listed:
+            listed[folder] = client.models(folder)
+        files = listed[folder]
+        if files is not None and name not in files:
+            problems.append(f"server {client.base_url} has no {folder}/{name} (workflow node "
+                            f"{node_id}); put the file in ComfyUI's models/{folder}")
+    job.out.mkdir(parents=True, exist_ok=True)
+    free = shutil.disk_usage(job.out).free
+    need = 200 * 2**20 + n_jobs * 20 * 2**20  # clips ~2-10 MB, sheets ~1 MB, logs
+    if free < need:
+        problems.append(f"only {free / 2**30:.1f} GiB free under {job.out}; need about "
+                        f"{need / 2**30:.1f} GiB")
+    return problems

@@ -1,0 +1,272 @@
+"""joblist.yaml: what to render. pydantic models; errors name the file, line and key.
+
+    server:                      # "embedded" (started by the service manager) or a URL
+      url: embedded
+      port: 8199
+    workflow: workflows/preview.json
+    size: {megapixels: 0.2, aspect: "1:1"}     # or canvas: [448, 448]
+    seed: {policy: fixed, base: 1234}          # fixed | per_job
+    actions: [idle, walk]
+    recipes: {walk: {frames: 12}}              # overrides of the recipe table
+    prompts: {walk: "{wording}, walks in place, side view"}   # per action, {wording} filled
+    wording: {hero: "a young swordsman in a red coat"}         # or wording_file: words.yaml
+    characters:
+      hero: {portrait: portraits/hero.png}
+      boar: {portrait: portraits/boar.png, wording: boar, actions: [idle]}
+    out: _out
+    work: _work
+
+Paths are relative to the joblist's folder. Character ids and action names become folder
+and file names, so they must be plain names.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from comfy_nodes.core.names import safe_name
+from comfy_nodes.core.recipes import DEFAULT_RECIPES, Recipe, RecipeError, merge
+from comfy_nodes.core.snap import snap_size
+
+DEFAULT_PROMPTS = {
+    "idle": "{wording}, standing idle and breathing, full body, side view, plain green "
+            "background, the camera does not move",
+    "walk": "{wording}, walking in place, full body, side view, plain green background, "
+            "the camera does not move",
+    "run": "{wording}, running in place, full body, side view, plain green background, "
+           "the camera does not move",
+    "attack": "{wording}, one quick attack and back to stance, full body, side view, plain "
+              "green background, the camera does not move",
+    "skill": "{wording}, casts a skill and returns to stance, full body, side view, plain "
+             "green background, the camera does not move",
+    "hurt": "{wording}, is hit and recoils, full body, side view, plain green background, "
+            "the camera does not move",
+}
+
+
+class JoblistError(ValueError):
+    """The joblist is wrong; the message names the file, line and key."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ServerSpec(Strict):
+    url: str = "embedded"
+    port: int = Field(8188, ge=1, le=65535)
+    start: bool = True  # start the embedded server when it is not running
+    before_video: Literal["restart", "switch", "none"] = "switch"
+    restart_every: int = Field(0, ge=0, description="restart after this many jobs (0: never)")
+    restart_above_rss_gb: float = Field(0.0, ge=0)
+    hang_seconds: float = Field(600.0, gt=0)
+    attempts: int = Field(3, ge=1, le=10)
+    comfy_args: list[str] = Field(default_factory=list)
+
+    @property
+    def embedded(self) -> bool:
+        return self.url == "embedded"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}" if self.embedded else self.url.rstrip("/")
+
+
+class SizeSpec(Strict):
+    megapixels: float = Field(0.2, gt=0, le=4)
+    aspect: str = "1:1"
+    canvas: tuple[int, int] | None = None
+
+    def resolve(self) -> tuple[int, int]:
+        if self.canvas:
+            w, h = self.canvas
+            if w % 32 or h % 32 or w <= 0 or h <= 0:
+                raise ValueError(f"canvas {w}x{h} must be positive multiples of 32")
+            return w, h
+        return snap_size(self.megapixels, self.aspect)
+
+
+class SeedSpec(Strict):
+    policy: Literal["fixed", "per_job"] = "fixed"
+    base: int = Field(1234, ge=0, le=2**31 - 1)
+
+
+class CharacterSpec(Strict):
+    portrait: Path
+    wording: str | None = None  # key into the wording table; default: the character id
+    actions: list[str] | None = None
+    recipes: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    seed: int | None = None
+
+
+class Joblist(Strict):
+    server: ServerSpec = Field(default_factory=ServerSpec)
+    workflow: Path
+    size: SizeSpec = Field(default_factory=SizeSpec)
+    seed: SeedSpec = Field(default_factory=SeedSpec)
+    actions: list[str]
+    recipes: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    prompts: dict[str, str] = Field(default_factory=dict)
+    wording: dict[str, str] | None = None
+    wording_file: Path | None = None
+    characters: dict[str, CharacterSpec]
+    overrides: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="workflow inputs to set: {node id or @marker: "
+                                          "{input: value}}")
+    out: Path = Path("_out")
+    work: Path = Path("_work")
+    cell_height: int = Field(300, ge=16, le=2048)
+    max_width: int = Field(8000, ge=64, le=16383)
+
+    @field_validator("characters")
+    @classmethod
+    def _names(cls, v: dict) -> dict:
+        for cid in v:
+            safe_name(cid, "character id")
+        if not v:
+            raise ValueError("no characters")
+        return v
+
+    @field_validator("actions")
+    @classmethod
+    def _actions(cls, v: list[str]) -> list[str]:
+        for a in v:
+            safe_name(a, "action")
+        if not v:
+            raise ValueError("no actions")
+        return v
+
+
+class Loaded:
+    """A validated joblist with every path made absolute and every table resolved."""
+
+    def __init__(self, path: Path, spec: Joblist):
+        self.path = path
+        self.root = path.parent.resolve()
+        self.spec = spec
+        self.workflow = self._abs(spec.workflow)
+        self.out = self._abs(spec.out)
+        self.work = self._abs(spec.work)
+        self.wording = self._wording()
+        self.size = spec.size.resolve()
+        try:
+            self.base_recipes = merge(DEFAULT_RECIPES, spec.recipes, f"{path}: recipes")
+        except RecipeError as e:
+            raise JoblistError(str(e)) from None
+
+    def _abs(self, p: Path) -> Path:
+        return p if p.is_absolute() else (self.root / p)
+
+    def _wording(self) -> dict[str, str]:
+        if self.spec.wording is not None and self.spec.wording_file is not None:
+            raise JoblistError(f"{self.path}: give either wording or wording_file, not both")
+        if self.spec.wording_file is not None:
+            wf = self._abs(self.spec.wording_file)
+            try:
+                data = yaml.safe_load(wf.read_text())
+            except OSError as e:
+                raise JoblistError(f"{self.path}: wording_file {wf}: {e.strerror}") from None
+            except yaml.YAMLError as e:
+                raise JoblistError(f"wording file {wf} is not valid YAML: {e}") from None
+            if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+                raise JoblistError(f"wording file {wf} must map wording keys to text")
+            return {str(k): v for k, v in data.items()}
+        return dict(self.spec.wording or {})
+
+    def portrait(self, cid: str) -> Path:
+        return self._abs(self.spec.characters[cid].portrait)
+
+    def wording_key(self, cid: str) -> str:
+        return self.spec.characters[cid].wording or cid
+
+    def actions_of(self, cid: str) -> list[str]:
+        return self.spec.characters[cid].actions or self.spec.actions
+
+    def recipe(self, cid: str, action: str) -> Recipe:
+        ch = self.spec.characters[cid]
+        try:
+            table = merge(self.base_recipes, ch.recipes, f"{self.path}: characters.{cid}.recipes")
+        except RecipeError as e:
+            raise JoblistError(str(e)) from None
+        if action not in table:
+            raise JoblistError(f"{self.path}: action {action!r} has no recipe: known "
+                               f"{', '.join(sorted(table))}; add it under recipes")
+        return table[action]
+
+    def prompt(self, cid: str, action: str) -> str:
+        template = self.spec.prompts.get(action, DEFAULT_PROMPTS.get(action, "{wording}"))
+        return template.replace("{wording}", self.wording.get(self.wording_key(cid), ""))
+
+    def seed(self, cid: str, action: str) -> int:
+        ch = self.spec.characters[cid]
+        if ch.seed is not None:
+            return ch.seed
+        if self.spec.seed.policy == "fixed":
+            return self.spec.seed.base
+        import zlib
+
+        return (self.spec.seed.base + zlib.crc32(f"{cid}/{action}".encode())) % 2**31
+
+
+def _line_of(text: str, loc: tuple) -> int | None:
+    """Best-effort line of a key path in the YAML text (for error messages)."""
+    try:
+        node = yaml.compose(text)
+    except yaml.YAMLError:
+        return None
+    for key in loc:
+        if isinstance(node, yaml.MappingNode):
+            nxt = None
+            for k, v in node.value:
+                if k.value == str(key):
+                    nxt = (k, v)
+                    break
+            if nxt is None:
+                return None
+            line, node = nxt[0].start_mark.line + 1, nxt[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and \
+                key < len(node.value):
+            node = node.value[key]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return locals().get("line")
+
+
+def load(path: Path) -> Loaded:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise JoblistError(f"cannot read joblist {path}: {e.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark else ""
+        raise JoblistError(f"{path}{where}: not valid YAML: "
+                           f"{getattr(e, 'problem', None) or e}") from None
+    if not isinstance(data, dict):
+        raise JoblistError(f"{path}: a joblist is a mapping (server, workflow, characters, "
+                           "actions, ...)")
+    try:
+        spec = Joblist(**data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = tuple(err["loc"])
+        line = _line_of(text, loc)
+        key = ".".join(str(p) for p in loc) or "(top)"
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        raise JoblistError(f"{path}{':' + str(line) if line else ''}: {key}: {msg}") from None
+    try:
+        return Loaded(path, spec)
+    except ValueError as e:
+        if isinstance(e, JoblistError):
+            raise
+        raise JoblistError(f"{path}: {e}") from None

@@ -1,0 +1,31 @@
+"""Draw the example portraits (transparent PNGs) with the project's procedural characters.
+
+    .venv/bin/python examples/make_portraits.py
+
+The PNGs are committed; this script is how they were made (and how to make more).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from comfy_nodes.core import synth
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> None:
+    out = HERE / "portraits"
+    out.mkdir(exist_ok=True)
+    for name, palette, outline in (("hero", "hero", None), ("zombie", "zombie", None),
+                                   ("ranger", "ranger", (246, 246, 238))):
+        char = synth.Character(palette=synth.PALETTES[palette], outline=outline)
+        rgba = synth.portrait(char, size=(320, 480))
+        Image.fromarray(rgba, "RGBA").save(out / f"{name}.png", optimize=True)
+        print(out / f"{name}.png")
+
+
+if __name__ == "__main__":
+    main()
