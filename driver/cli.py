@@ -140,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"driver {args.verb}: {line}", file=sys.stderr)
         return 1
     except (ClipError, RecipeError, UsageError, ValueError) as e:
-        print(f"driver {args.verb}: {e}", file=sys.stderr)
+        for line in str(e).splitlines():
+            print(f"driver {args.verb}: {line}", file=sys.stderr)
         return 1
     except OSError as e:
         print(f"driver {args.verb}: {e.strerror}: {e.filename}", file=sys.stderr)

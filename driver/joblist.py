@@ -237,6 +237,21 @@ def _line_of(text: str, loc: tuple) -> int | None:
     return locals().get("line")
 
 
+def _suggest(key: str, parent: tuple) -> str:
+    import difflib
+
+    model: type[BaseModel] = Joblist
+    for part in parent:
+        field = model.model_fields.get(str(part))
+        ann = getattr(field, "annotation", None) if field else None
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            model = ann
+        else:
+            return ""
+    close = difflib.get_close_matches(key, list(model.model_fields), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def load(path: Path) -> Loaded:
     path = Path(path)
     try:
@@ -256,14 +271,18 @@ def load(path: Path) -> Loaded:
     try:
         spec = Joblist(**data)
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = tuple(err["loc"])
-        line = _line_of(text, loc)
-        key = ".".join(str(p) for p in loc) or "(top)"
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key"
-        raise JoblistError(f"{path}{':' + str(line) if line else ''}: {key}: {msg}") from None
+        # A typo shows up twice (an unknown key and a missing one): name the typo first.
+        errors = sorted(e.errors(), key=lambda x: x["type"] != "extra_forbidden")
+        lines = []
+        for err in errors[:5]:
+            loc = tuple(err["loc"])
+            line = _line_of(text, loc)
+            key = ".".join(str(p) for p in loc) or "(top)"
+            msg = err["msg"]
+            if err["type"] == "extra_forbidden":
+                msg = "unknown key" + _suggest(str(loc[-1]), loc[:-1])
+            lines.append(f"{path}{':' + str(line) if line else ''}: {key}: {msg}")
+        raise JoblistError("\n".join(lines)) from None
     try:
         return Loaded(path, spec)
     except ValueError as e:

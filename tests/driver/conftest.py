@@ -1,0 +1,95 @@
+"""A batch workspace: drawn portraits, a joblist, an isolated embedded server spot."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+from PIL import Image
+
+from comfy_nodes.core import synth
+from service import manager
+from service.config import resolve
+from tests.conftest import REPO, free_port, run_cli
+
+
+def draw_portrait(path: Path, palette: str, size=(160, 240), colour=None) -> None:
+    char = synth.Character(palette=dict(synth.PALETTES[palette]))
+    if colour is not None:  # every part one colour (e.g. the key green itself)
+        char = synth.Character(palette={k: colour for k in synth.PALETTES[palette]})
+    Image.fromarray(synth.portrait(char, size=size), "RGBA").save(path)
+
+
+@dataclass
+class Workspace:
+    root: Path
+    port: int
+    state_dir: Path
+    base_dir: Path
+
+    @property
+    def joblist(self) -> Path:
+        return self.root / "joblist.yaml"
+
+    @property
+    def out(self) -> Path:
+        return self.root / "_out"
+
+    def env(self) -> dict:
+        return {"H3SPRITE_STATE_DIR": str(self.state_dir)}
+
+    def write(self, **changes) -> Path:
+        doc = {
+            "server": {"url": "embedded", "port": self.port, "before_video": "switch",
+                       "hang_seconds": 60,
+                       "comfy_args": ["--base-directory", str(self.base_dir),
+                                      "--database-url", "sqlite:///:memory:"]},
+            "workflow": str(REPO / "workflows" / "preview.json"),
+            "size": {"canvas": [256, 256]},
+            "actions": ["idle", "attack"],
+            "wording": {"hero": "a hero", "zombie": "a zombie"},
+            "characters": {"hero": {"portrait": "hero.png"},
+                           "zombie": {"portrait": "zombie.png"}},
+        }
+        for key, value in changes.items():
+            if value is None:
+                doc.pop(key, None)
+            else:
+                doc[key] = value
+        self.joblist.write_text(yaml.safe_dump(doc))
+        return self.joblist
+
+    def batch(self, *args: str, timeout: float = 300):
+        return run_cli("driver", "batch", str(self.joblist), *args, timeout=timeout,
+                       env=self.env())
+
+    def service_config(self):
+        return resolve({"port": self.port, "state_dir": self.state_dir,
+                        "extra_args": ["--base-directory", str(self.base_dir),
+                                       "--database-url", "sqlite:///:memory:"]})
+
+    def server_pid(self) -> int | None:
+        st = manager.load_state(self.service_config())
+        return st["pid"] if st else None
+
+    def actions(self) -> dict:
+        return json.loads((self.out / "actions.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory, embedded_ready):
+    root = tmp_path_factory.mktemp("batch")
+    ws = Workspace(root, free_port(), root / "state", root / "base")
+    ws.base_dir.mkdir()
+    draw_portrait(root / "hero.png", "hero")
+    draw_portrait(root / "zombie.png", "zombie")
+    ws.write()
+    old = os.environ.get("H3SPRITE_STATE_DIR")
+    yield ws
+    manager.stop(ws.service_config())
+    if old is not None:
+        os.environ["H3SPRITE_STATE_DIR"] = old

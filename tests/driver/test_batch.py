@@ -1,0 +1,164 @@
+"""`driver batch` against the real embedded ComfyUI with workflows/preview.json.
+
+The tests share one workspace and run in order: first run, resume, a changed portrait,
+--force, --reuse-video without a server, then a server killed mid-job.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import psutil
+import requests
+from PIL import Image
+
+from service import manager
+from tests.conftest import REPO
+
+from .conftest import draw_portrait
+
+
+def _sheets(ws):
+    return sorted(p.relative_to(ws.out).as_posix() for p in ws.out.glob("*/*.webp"))
+
+
+def _mtimes(ws):
+    return {p: p.stat().st_mtime_ns for p in ws.out.glob("*/*.webp")}
+
+
+def _rows(ws):
+    db = sqlite3.connect(ws.out / "h3sprite.sqlite")
+    rows = {k: (s, json.loads(m or "{}")) for k, s, m in
+            db.execute("SELECT key, status, meta FROM jobs")}
+    db.close()
+    return rows
+
+
+def test_first_run_makes_sheets_and_actions(workspace):
+    """2 characters x 2 actions: 4 sheets and an actions.json that matches each sheet."""
+    res = workspace.batch()
+    assert res.code == 0, res.err + res.out
+    assert _sheets(workspace) == ["hero/attack.webp", "hero/idle.webp", "zombie/attack.webp",
+                                  "zombie/idle.webp"]
+    actions = workspace.actions()["characters"]
+    for cid in ("hero", "zombie"):
+        for action, frames, fps, loop in (("idle", 8, 6, True), ("attack", 8, 12, False)):
+            a = actions[cid][action]
+            meta = json.loads((workspace.out / a["sheet"]).read_text())["meta"]
+            img = Image.open(workspace.out / a["image"])
+            assert (a["frameCount"], a["fps"], a["loop"]) == (frames, fps, loop)
+            assert img.size == (a["cell"]["w"] * frames, a["cell"]["h"])
+            assert meta["animation"]["qc"] == a["qc"]
+    assert "done 4, skipped 0, failed 0" in res.out
+    assert "full chain" in res.out and "per set" in res.out
+
+
+def test_rerun_does_nothing(workspace):
+    """Unchanged inputs: no generation, no post-processing, no file touched."""
+    before = _mtimes(workspace)
+    t = time.monotonic()
+    res = workspace.batch()
+    assert res.code == 0, res.err
+    assert "done 0, skipped 4" in res.out and "current" in res.out
+    assert _mtimes(workspace) == before
+    assert time.monotonic() - t < 20
+
+
+def test_changed_portrait_reruns_only_that_character(workspace):
+    """A new hero portrait re-runs hero's 2 jobs; the old sheets move to _actions_old/."""
+    before = _mtimes(workspace)
+    old_hero = (workspace.out / "hero" / "idle.webp").read_bytes()
+    draw_portrait(workspace.root / "hero.png", "knight")
+    plan = workspace.batch("--dry-run")
+    assert "hero/idle" in plan.out and "inputs changed" in plan.out
+    assert "zombie/idle               skip" in plan.out.replace("  ", " ") or \
+        "zombie/idle" in plan.out and "current" in plan.out
+    res = workspace.batch()
+    assert res.code == 0, res.err
+    assert "done 2, skipped 2" in res.out
+    after = _mtimes(workspace)
+    for p, m in before.items():
+        assert (after[p] != m) == (p.parent.name == "hero"), p
+    old = list((workspace.out / "_actions_old").glob("*/hero/idle.webp"))
+    assert len(old) == 1 and old[0].read_bytes() == old_hero
+
+
+def test_force_reruns_everything(workspace):
+    """--force (and FORCE=1) re-generate every selected job."""
+    res = workspace.batch("--force", "--chars", "zombie")
+    assert res.code == 0, res.err
+    assert "done 2, skipped 0" in res.out
+    rows = _rows(workspace)
+    assert rows["zombie/idle"][1]["attempts"] == 1 and "prompt_ids" in rows["zombie/idle"][1]
+
+
+def test_reuse_video_without_a_server(workspace):
+    """With the server stopped, --reuse-video re-processes from the kept clips only."""
+    assert manager.stop(workspace.service_config()).code == manager.Exit.OK
+    workspace.write(recipes={"idle": {"frames": 6}})
+    res = workspace.batch("--reuse-video")
+    assert res.code == 0, res.err
+    assert "done 2, skipped 2" in res.out
+    assert "generation reused" in res.err
+    assert workspace.actions()["characters"]["hero"]["idle"]["frameCount"] == 6
+    assert workspace.server_pid() is None  # nobody started a server
+    workspace.write()
+
+
+def test_server_killed_mid_job_is_restarted_and_the_job_completes(workspace):
+    """SIGKILL of the server while a prompt runs: the batch restarts it, resubmits that
+    prompt once (the new server does not have it), and finishes every job."""
+    workspace.write(overrides={"@action": {"simulate_seconds": 4.0}})
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
+                             "--force", "--chars", "hero", "--only", "idle"], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **workspace.env()})
+    try:
+        deadline = time.monotonic() + 120
+        pid = None
+        while time.monotonic() < deadline:
+            pid = workspace.server_pid()
+            if pid:
+                try:
+                    q = requests.get(f"http://127.0.0.1:{workspace.port}/queue", timeout=2).json()
+                    if q["queue_running"]:
+                        break
+                except requests.RequestException:
+                    pass
+            time.sleep(0.2)
+        assert pid, "the batch did not start the server"
+        os.kill(pid, signal.SIGKILL)
+        out, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "lost the server" in err and "done 1" in out
+    assert psutil.pid_exists(pid) is False or psutil.Process(pid).status() == "zombie"
+    status, meta = _rows(workspace)["hero/idle"]
+    assert status == "done"
+    assert len(meta["prompt_ids"]) == 2  # the lost prompt, then exactly one resubmission
+    assert workspace.server_pid() not in (None, pid)
+    workspace.write()
+
+
+def test_failing_node_fails_only_its_job(workspace):
+    """A character drawn all in key green makes Preview Motion raise: that job fails with
+    ComfyUI's message, the other character's job finishes, the exit code is 1."""
+    draw_portrait(workspace.root / "green.png", "hero", colour=(0, 177, 64))
+    workspace.write(characters={"zombie": {"portrait": "zombie.png"},
+                                "green": {"portrait": "green.png"}},
+                    wording={"zombie": "a zombie", "green": "a green man"},
+                    actions=["hurt"])
+    res = workspace.batch()
+    assert res.code == 1
+    assert "failed green/hurt" in res.out and "found no character" in res.out
+    assert (workspace.out / "zombie" / "hurt.webp").exists()
+    assert not (workspace.out / "green" / "hurt.webp").exists()
+    workspace.write()

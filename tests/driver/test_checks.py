@@ -1,0 +1,105 @@
+"""Checks stop a batch before anything is submitted, naming what is wrong."""
+
+from __future__ import annotations
+
+import shutil
+
+import yaml
+
+from tests.conftest import REPO, free_port, run_cli
+from tests.driver.conftest import draw_portrait
+
+
+def _joblist(tmp_path, port=None, **changes):
+    draw_portrait(tmp_path / "hero.png", "hero")
+    draw_portrait(tmp_path / "boar.png", "zombie")
+    doc = {
+        "server": {"url": "embedded", "port": port or free_port(),
+                   "comfy_args": ["--base-directory", str(tmp_path / "base")]},
+        "workflow": str(REPO / "workflows" / "preview.json"),
+        "actions": ["idle"],
+        "wording": {"hero": "h", "boar": "b"},
+        "characters": {"hero": {"portrait": "hero.png"}, "boar": {"portrait": "boar.png"}},
+    }
+    doc.update(changes)
+    path = tmp_path / "joblist.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    return path
+
+
+def _both(path, tmp_path):
+    env = {"H3SPRITE_STATE_DIR": str(tmp_path / "state")}
+    return (run_cli("driver", "check", str(path), env=env),
+            run_cli("driver", "batch", str(path), env=env))
+
+
+def test_truncated_portrait_is_named_before_submission(tmp_path):
+    """A truncated PNG: check and batch name the file; no server was started."""
+    path = _joblist(tmp_path)
+    data = (tmp_path / "boar.png").read_bytes()
+    (tmp_path / "boar.png").write_bytes(data[: len(data) // 2])
+    for res in _both(path, tmp_path):
+        assert res.code == 1
+        assert "boar.png" in res.err and "Traceback" not in res.err
+    assert not (tmp_path / "state").exists()  # nothing started, nothing submitted
+
+
+def test_roster_wording_mismatch_names_both_sides(tmp_path):
+    """The roster and the wording table must match exactly; both sides are named."""
+    path = _joblist(tmp_path, wording={"hero": "h", "bandit": "x"})
+    for res in _both(path, tmp_path):
+        assert res.code == 1
+        assert "lacks boar" in res.err and "has bandit" in res.err
+
+
+def test_portrait_without_alpha_is_refused(tmp_path):
+    path = _joblist(tmp_path)
+    from PIL import Image
+
+    Image.new("RGB", (64, 96), (200, 100, 50)).save(tmp_path / "boar.png")
+    res = run_cli("driver", "check", str(path))
+    assert res.code == 1 and "no alpha" in res.err
+
+
+def test_unknown_key_names_file_line_and_key(tmp_path):
+    """A typo in the joblist names the file, the line and the key."""
+    path = _joblist(tmp_path)
+    path.write_text(path.read_text().replace("actions:", "actoins:"))
+    res = run_cli("driver", "check", str(path))
+    assert res.code == 1
+    assert f"{path}:" in res.err and "actoins" in res.err and "unknown key" in res.err
+
+
+def test_escaping_names_and_missing_markers(tmp_path):
+    """Character ids that would escape their folder are refused; a workflow without the
+    markers is named with the missing ones."""
+    path = _joblist(tmp_path, characters={"../x": {"portrait": "hero.png"}})
+    res = run_cli("driver", "check", str(path))
+    assert res.code == 1 and "not a plain name" in res.err
+    wf = tmp_path / "wf.json"
+    shutil.copy(REPO / "workflows" / "preview.json", wf)
+    wf.write_text(wf.read_text().replace("@seed @action", "Preview"))
+    path = _joblist(tmp_path, workflow=str(wf))
+    res = run_cli("driver", "check", str(path))
+    assert res.code == 1 and "@seed" in res.err
+
+
+def test_gguf_model_is_refused_with_the_reason(tmp_path):
+    wf = tmp_path / "wf.json"
+    wf.write_text((REPO / "workflows" / "h3_sprite.json").read_text().replace(
+        "minimax_h3_convrot_int4_int8.safetensors", "h3-Q4_K_M.gguf"))
+    path = _joblist(tmp_path, workflow=str(wf))
+    res = run_cli("driver", "check", str(path))
+    assert res.code == 1 and "h3-Q4_K_M.gguf" in res.err and "Unknown model architecture" in \
+        res.err
+
+
+def test_missing_node_classes_are_named_by_preflight(tmp_path, comfy_server):
+    """The production workflow on the CPU server: preflight names the missing node classes
+    and packs, and the missing model files, and submits nothing."""
+    path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"),
+                    server={"url": f"http://127.0.0.1:{comfy_server.port}"})
+    res = run_cli("driver", "batch", str(path))
+    assert res.code == 1
+    assert "lacks node class MiniMaxLowVRAMAttention (from ComfyUI-KJNodes)" in res.err
+    assert "diffusion_models/minimax_h3_convrot_int4_int8.safetensors" in res.err
