@@ -19,8 +19,7 @@ setup: $(STAMP)
 	$(PY) -m service setup
 
 demo: setup
-	$(PY) -m service start
-	$(PY) -m service status
+	$(PY) -m driver batch examples/joblist.yaml
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
@@ -30,3 +29,4 @@ test: setup lint
 
 bench: setup
 	$(PY) -m benchmarks
+	$(PY) -m benchmarks.batch
