@@ -17,7 +17,7 @@ from service.manager import Exit, Result
 from service.process import who_holds
 
 VERBS = ("setup", "start", "status", "stop", "restart", "free", "idle", "switch", "stacks",
-         "logs", "who-holds")
+         "logs", "who-holds", "link-pack")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -68,6 +68,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("-n", "--lines", type=int, default=40)
     s = sub.add_parser("who-holds", parents=[common], help="which processes hold a file open")
     s.add_argument("path", type=Path)
+    s = sub.add_parser("link-pack", parents=[common],
+                       help="link the node pack into a ComfyUI's custom_nodes")
+    s.add_argument("--install-deps", action="store_true",
+                   help="also pip-install the pack's packages into ComfyUI's python")
     return p
 
 
@@ -115,6 +119,8 @@ def run(args: argparse.Namespace) -> Result:
         return manager.switch(cfg, args.family, timeout=args.timeout)
     if args.verb == "stacks":
         return manager.stacks(cfg)
+    if args.verb == "link-pack":
+        return manager.link_pack(cfg, install_deps=args.install_deps)
     if args.verb == "logs":
         log = manager.latest_log(cfg)
         if log is None or not log.exists():

@@ -443,3 +443,32 @@ def follow(path: Path, out=sys.stdout, poll: float = 0.5) -> None:
                 out.flush()
             else:
                 time.sleep(poll)
+
+
+# ------------------------------------------------------------- link-pack ---
+
+def link_pack(cfg: ServiceConfig, install_deps: bool = False) -> Result:
+    """Link our node pack into <ComfyUI>/custom_nodes/h3sprite (for a user's own ComfyUI)."""
+    from service.embedded import PACK_REQUIREMENTS
+
+    check_paths(cfg)
+    link = cfg.comfyui / "custom_nodes" / PACK_LINK_NAME
+    if link.is_symlink() and link.resolve() == PACK_DIR:
+        msg = f"already linked: {link} -> {PACK_DIR}"
+    elif link.exists() or link.is_symlink():
+        return Result(Exit.ERROR, f"{link} already exists and is not our link: move it away "
+                                  "yourself (nothing was changed)")
+    else:
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(PACK_DIR, target_is_directory=True)
+        msg = f"linked {link} -> {PACK_DIR}; restart ComfyUI to load it"
+    if install_deps:
+        import subprocess
+
+        proc = subprocess.run([str(cfg.python), "-m", "pip", "install", *PACK_REQUIREMENTS],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            return Result(Exit.ERROR, f"{msg}; but installing the pack's packages into "
+                                      f"{cfg.python} failed", detail=proc.stdout[-2000:])
+        msg += f"; installed {', '.join(PACK_REQUIREMENTS)} into {cfg.python}"
+    return Result(Exit.OK, msg, {"link": str(link)})

@@ -63,3 +63,23 @@ def test_who_holds_names_the_holder(tmp_path):
         holder.wait()
     res = run_cli("service", "who-holds", str(target))
     assert res.code == Exit.OK and "no process holds" in res.out
+
+
+def test_link_pack_links_once_and_never_replaces(tmp_path):
+    """link-pack creates custom_nodes/h3sprite -> comfy_nodes, is idempotent, and refuses
+    to replace a folder that is not its link."""
+    comfy = tmp_path / "ComfyUI"
+    comfy.mkdir()
+    (comfy / "main.py").write_text("")
+    args = ["link-pack", "--comfyui", str(comfy), "--python", sys.executable]
+    first = run_cli("service", *args)
+    assert first.code == 0 and "linked" in first.out
+    link = comfy / "custom_nodes" / "h3sprite"
+    assert link.is_symlink() and (link / "__init__.py").is_file()
+    assert "already linked" in run_cli("service", *args).out
+    link.unlink()
+    link.mkdir()
+    (link / "mine.txt").write_text("user data")
+    res = run_cli("service", *args)
+    assert res.code == Exit.ERROR and "not our link" in res.err
+    assert (link / "mine.txt").read_text() == "user data"
