@@ -7,6 +7,7 @@ for our CPU. Every finished job is recorded in SQLite and actions.json is rewrit
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -359,11 +360,10 @@ class Batch:
         """Stop our prompt on the server too (only ours: /interrupt with its id)."""
         if self.server is None or not self.inflight:
             return
-        try:
+        # The server may be gone; then nothing of ours is left running there.
+        with contextlib.suppress(Exception):
             self.server.client.http.request("POST", "/interrupt",
                                             json={"prompt_id": self.inflight}, timeout=5)
-        except Exception:
-            pass  # the server may be gone; nothing of ours is left running then
 
     def _await_known(self, prompt_id: str):
         """If the server still has the prompt, wait for it and return its run."""
