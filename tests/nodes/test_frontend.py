@@ -1,0 +1,64 @@
+"""The ComfyUI page in headless Chromium: our nodes registered, our example graph loads
+and turns back into exactly our API workflow. A screenshot is kept in tests/_outputs/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+import requests
+
+from tests.conftest import REPO
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(not CHROMIUM, reason="no chromium (apt-get install chromium; "
+                                                     "make test does it where it may)")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def _normal(graph: dict) -> dict:
+    """class_type + inputs, numbers compared as floats."""
+    def norm(v):
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+
+    return {nid: (n["class_type"], {k: norm(v) for k, v in n["inputs"].items()})
+            for nid, n in graph.items()}
+
+
+def test_page_registers_nodes_and_loads_our_graph(comfy_server):
+    """In the real frontend: all 7 H3Sprite node types are registered, the template list
+    offers our examples, and our UI-format preview graph converts back to preview.json."""
+    from playwright.sync_api import sync_playwright
+
+    url = f"http://127.0.0.1:{comfy_server.port}"
+    # A first visit opens the template browser over the graph: mark the tour as done.
+    requests.post(f"{url}/settings/Comfy.TutorialCompleted", json=True, timeout=10)
+    templates = requests.get(f"{url}/workflow_templates", timeout=10).json()
+    assert set(templates.get("h3sprite", [])) == {"h3sprite_preview", "h3sprite_h3_sprite"}
+    ui = json.loads((REPO / "comfy_nodes/example_workflows/h3sprite_preview.json").read_text())
+    out_dir = REPO / "tests" / "_outputs"
+    out_dir.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            page.goto(url, wait_until="domcontentloaded", timeout=60000)
+            page.wait_for_function("window.app && window.app.graph && window.LiteGraph && "
+                                   "Object.keys(LiteGraph.registered_node_types).length > 50",
+                                   timeout=90000)
+            ours = page.evaluate("Object.keys(LiteGraph.registered_node_types)"
+                                 ".filter(k => k.startsWith('H3Sprite_'))")
+            assert len(ours) == 7, ours
+            page.evaluate("(w) => app.loadGraphData(w)", ui)
+            page.wait_for_timeout(1000)
+            page.evaluate("app.canvas.ds.offset = [40, 110]; app.canvas.ds.scale = 0.8; "
+                          "app.canvas.setDirty(true, true)")
+            page.wait_for_timeout(500)
+            api = page.evaluate("async () => (await app.graphToPrompt()).output")
+            page.screenshot(path=str(out_dir / "comfyui_preview_graph.png"))
+        finally:
+            browser.close()
+    expected = json.loads((REPO / "workflows" / "preview.json").read_text())
+    assert _normal(api) == _normal(expected)
