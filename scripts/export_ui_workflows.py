@@ -44,7 +44,7 @@ def to_ui(graph: dict, info: dict) -> dict:
     nodes, links = [], []
     out_links: dict[tuple[str, int], list[int]] = {}
     for nid, node in graph.items():
-        for name, v in node["inputs"].items():
+        for v in node["inputs"].values():
             if isinstance(v, list):
                 links.append([len(links) + 1, ids[v[0]], v[1], ids[nid], None, "*"])
                 out_links.setdefault((v[0], v[1]), []).append(len(links))
