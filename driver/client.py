@@ -208,7 +208,12 @@ class ComfyClient:
         finally:
             ws.close()
         run.finished = time.time()
+        # execution_success is sent before the worker files the prompt in /history: poll.
+        deadline = time.monotonic() + 30
         hist = self.history(prompt_id)
+        while not hist.get("status", {}).get("completed") and time.monotonic() < deadline:
+            time.sleep(0.05)
+            hist = self.history(prompt_id)
         status = hist.get("status", {})
         if status.get("status_str") != "success":
             raise ExecutionFailed(f"prompt {prompt_id} did not succeed per /history: "

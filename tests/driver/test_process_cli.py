@@ -63,7 +63,7 @@ def test_recipe_file_overrides_frames_and_fps(tmp_path):
     ("action", "unknown action 'dance'"),
     ("recipes", "recipe file"),
     ("recipe_key", "frames"),
-    ("name", "not a plain file name"),
+    ("name", "not a plain name"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     """Each bad input: exit 1, one line naming the thing, no traceback, no file written."""
