@@ -42,6 +42,27 @@ LADDER_CANVASES = [(512, 320), (448, 256)]
 LADDER_STEPS = [6, 4]
 
 
+def next_rung(seconds: float, size: tuple[int, int], steps: int | None,
+              has_steps: bool) -> tuple[float, tuple[int, int], int | None, str] | None:
+    """The next rung of the OOM ladder, or None at the bottom: (seconds, canvas, steps, what).
+
+    Shorter first (one 17k+5 length down, to 22 frames at least), then a smaller canvas of
+    the same orientation (512x320, then 448x256), then fewer steps (6, then 4)."""
+    frames = snap_length(seconds)
+    if frames - 17 >= 22:
+        shorter = (frames - 17) / 24
+        return shorter, size, steps, f"{frames - 17} frames ({shorter:.2f} s)"
+    landscape = size[0] >= size[1]
+    for w, h in LADDER_CANVASES:
+        cw, ch = (w, h) if landscape else (h, w)
+        if cw * ch < size[0] * size[1]:
+            return seconds, (cw, ch), steps, f"canvas {cw}x{ch}"
+    for s in LADDER_STEPS:
+        if has_steps and (steps is None or s < steps):
+            return seconds, size, s, f"{s} steps"
+    return None
+
+
 class StopBatch(RuntimeError):
     """A problem that stops the batch before GPU work (checks, preflight, no server)."""
 
@@ -387,20 +408,8 @@ class Batch:
         return None
 
     def _next_rung(self, seconds, size, steps):
-        frames = snap_length(seconds)
-        if frames - 17 >= 22:
-            shorter = (frames - 17) / 24
-            return shorter, size, steps, f"{frames - 17} frames ({shorter:.2f} s)"
-        area = size[0] * size[1]
-        for w, h in LADDER_CANVASES[::-1] if size[0] < size[1] else LADDER_CANVASES:
-            cw, ch = (w, h) if size[0] >= size[1] else (h, w)
-            if cw * ch < area:
-                return seconds, (cw, ch), steps, f"canvas {cw}x{ch}"
         has_steps = any("steps" in n["inputs"] for n in self.workflow.graph.values())
-        for s in LADDER_STEPS:
-            if has_steps and (steps is None or s < steps):
-                return seconds, size, s, f"{s} steps"
-        return None
+        return next_rung(seconds, size, steps, has_steps)
 
     def _keep_old_clip(self, j: Job) -> None:
         """A clip being replaced moves into a new timestamped folder beside it."""

@@ -162,3 +162,20 @@ def test_failing_node_fails_only_its_job(workspace):
     assert (workspace.out / "zombie" / "hurt.webp").exists()
     assert not (workspace.out / "green" / "hurt.webp").exists()
     workspace.write()
+
+
+def test_hang_gets_a_thread_dump_restart_and_bounded_retries(workspace):
+    """No progress for hang_seconds: the batch dumps the server's threads into its log,
+    restarts the server and retries, and gives up after `attempts` tries."""
+    server = {"url": "embedded", "port": workspace.port, "hang_seconds": 2, "attempts": 2,
+              "comfy_args": ["--base-directory", str(workspace.base_dir),
+                             "--database-url", "sqlite:///:memory:"]}
+    workspace.write(server=server, overrides={"@action": {"simulate_seconds": 8.0}})
+    first_pid = workspace.server_pid()
+    res = workspace.batch("--force", "--chars", "hero", "--only", "attack")
+    assert res.code == 1
+    assert "no progress for 2 s" in res.err and "gave up after 2 tries" in res.out
+    log = sorted((workspace.out / "_logs").glob("batch-*.log"))[-1].read_text()
+    assert "prompt_worker" in log  # the faulthandler dump of the live server
+    assert workspace.server_pid() not in (None, first_pid)
+    workspace.write()
