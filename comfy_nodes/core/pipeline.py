@@ -87,16 +87,22 @@ class Analysis:
     timings: dict[str, float]
 
 
+class Stopwatch:
+    """Per-stage seconds: lap("name") records the time since the previous lap."""
+
+    def __init__(self, timings: dict[str, float] | None = None):
+        self.timings = timings if timings is not None else {}
+        self.t0 = time.perf_counter()
+
+    def __call__(self, name: str) -> None:
+        now = time.perf_counter()
+        self.timings[name] = round(now - self.t0, 4)
+        self.t0 = now
+
+
 def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     """Backdrop, coarse masks, alignment, window and QC of a clip."""
-    t0 = time.perf_counter()
-    timings: dict[str, float] = {}
-
-    def lap(name: str) -> None:
-        nonlocal t0
-        now = time.perf_counter()
-        timings[name] = round(now - t0, 4)
-        t0 = now
+    lap = Stopwatch()
 
     frames = clip.frames
     n, h, w, _ = frames.shape
@@ -137,21 +143,14 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     if not is_noise and not is_static and qc.facing(feat, rest):
         flags.append("FACING")
     lap("qc")
-    return Analysis(key, scale, masks, measures, alignment, win, flags, motion, timings)
+    return Analysis(key, scale, masks, measures, alignment, win, flags, motion, lap.timings)
 
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
                  cell_height: int = 300, max_width: int = 8000,
                  image_name: str | None = None) -> SheetResult:
     an = analyse(clip, recipe)
-    timings = dict(an.timings)
-    t0 = time.perf_counter()
-
-    def lap(name: str) -> None:
-        nonlocal t0
-        now = time.perf_counter()
-        timings[name] = round(now - t0, 4)
-        t0 = now
+    lap = Stopwatch(dict(an.timings))
 
     frames = clip.frames
     n, h, w, _ = frames.shape
@@ -248,4 +247,4 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     meta = layout(character, action, cell_meta, (cw, ch), anchor, recipe.fps, recipe.loop,
                   image_name or f"{action}.webp", k, extra)
     lap("pack")
-    return SheetResult(sheet, meta, win, flags, timings, cells)
+    return SheetResult(sheet, meta, win, flags, lap.timings, cells)
