@@ -23,6 +23,7 @@ demo: setup
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 # The frontend test drives Debian's Chromium (playwright's own browser download is not
 # used); installed here when we may (root with apt-get), else that one test is skipped.

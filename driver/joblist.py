@@ -104,10 +104,10 @@ class CharacterSpec(Strict):
 
 
 class Joblist(Strict):
-    server: ServerSpec = Field(default_factory=ServerSpec)
+    server: ServerSpec = Field(default_factory=lambda: ServerSpec())
     workflow: Path
-    size: SizeSpec = Field(default_factory=SizeSpec)
-    seed: SeedSpec = Field(default_factory=SeedSpec)
+    size: SizeSpec = Field(default_factory=lambda: SizeSpec())
+    seed: SeedSpec = Field(default_factory=lambda: SeedSpec())
     actions: list[str]
     recipes: dict[str, dict[str, Any]] = Field(default_factory=dict)
     prompts: dict[str, str] = Field(default_factory=dict)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from driver.client import ComfyClient
 from driver.joblist import ServerSpec
@@ -28,7 +29,7 @@ class ServerHandle:
         self.managed = spec.embedded
         self.cfg = None
         if self.managed:
-            flags = {"port": spec.port}
+            flags: dict[str, Any] = {"port": spec.port}
             if spec.comfy_args:
                 flags["extra_args"] = spec.comfy_args
             self.cfg = resolve(flags)

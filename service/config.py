@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -102,7 +103,7 @@ def _read_file(path: Path) -> dict[str, Any]:
 def resolve(
     flags: dict[str, Any] | None = None,
     config_file: Path | None = None,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> ServiceConfig:
     """Merge the four layers (flag > environment > file > default) into one config."""
     environ = os.environ if environ is None else environ

@@ -114,7 +114,7 @@ def prepare_first_frame(rgba: np.ndarray, width: int, height: int, key: str = DE
                             if scale < 1 else cv2.INTER_LINEAR, borderValue=0)
     alpha = placed[..., 3:4] / 255
     rgb = placed[..., :3] + key_rgb * (1 - alpha)  # premultiplied "over"
-    frame = np.clip(rgb + 0.5, 0, 255).astype(np.uint8)
+    frame: np.ndarray = np.clip(rgb + 0.5, 0, 255).astype(np.uint8)
     rw, rh = reference_size(width, height)
     if (rw, rh) != (width, height):
         frame = cv2.resize(frame, (rw, rh), interpolation=cv2.INTER_AREA)

@@ -196,7 +196,7 @@ def coarse_masks(small: np.ndarray, key: KeyModel) -> np.ndarray:
     return out
 
 
-LUMA = np.float32([0.299, 0.587, 0.114])
+LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 OUTLINE_SHARE = 0.35  # share of the silhouette's edge that is light grey when outlined
 
 

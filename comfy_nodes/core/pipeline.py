@@ -15,6 +15,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -230,7 +231,7 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         "frame_count": len(cells), "loop_score": win.loop_score, "loop_grade": win.loop_grade,
         "qc": flags,
     }
-    extra = {
+    extra: dict[str, Any] = {
         "animation": anim,
         "cell": {"w": cw, "h": ch},
         "clip": {"frames": n, "fps": clip.fps, "size": {"w": w, "h": h},

@@ -81,7 +81,7 @@ def render(char: Character, pose: Pose, size: tuple[int, int], height_px: float,
         return fx + xr * u, fy - yr * u
 
     hip_y, sh_y = 0.47, 0.78 + pose.breathe * 0.5
-    parts = []  # (kind, geometry, colour) drawn back to front
+    parts: list[tuple[str, tuple, tuple]] = []  # (kind, geometry, colour), back to front
     for side, ang in ((-1, pose.leg_l), (1, pose.leg_r)):
         hip = at(side * 0.06, hip_y)
         foot = _limb(hip, 0.44 * u, ang, f)

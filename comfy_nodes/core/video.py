@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import av
 import cv2
@@ -68,7 +69,7 @@ def encode(frames: np.ndarray, path: str | Path, fps: float = 24, crf: int = 18,
     if w % 2 or h % 2:
         raise ValueError(f"libx264 needs even sides, got {w}x{h}")
     with av.open(str(path), "w") as out:
-        stream = out.add_stream(codec, rate=round(fps))
+        stream = cast(av.VideoStream, out.add_stream(codec, rate=round(fps)))
         stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
         stream.options = {"crf": str(crf), "preset": "veryfast"}
         for rgb in frames:
