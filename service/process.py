@@ -67,8 +67,9 @@ def spawn_detached(argv: list[str], log_path: Path, cwd: Path, env: dict[str, st
     """
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "ab", buffering=0) as log:
-        common: dict[str, Any] = dict(stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                      cwd=str(cwd), env=env, close_fds=True)
+        common: dict[str, Any] = dict(stdin=subprocess.DEVNULL, stdout=log,
+                                      stderr=subprocess.STDOUT, cwd=str(cwd), env=env,
+                                      close_fds=True)
         if sys.platform == "win32":
             base = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
             breakaway = 0x01000000  # CREATE_BREAKAWAY_FROM_JOB
