@@ -57,10 +57,19 @@ class PreviewMotion(io.ComfyNode):
         start = time.monotonic()
         first = image_to_uint8(first_frame)[0]
         clip = preview.animate(first, action, frames, seed=seed)
-        rest = simulate_seconds - (time.monotonic() - start)
-        if rest > 0:
-            time.sleep(rest)
+        _wait_interruptibly(start + simulate_seconds)
         return io.NodeOutput(uint8_to_image(clip))
+
+
+def _wait_interruptibly(until: float) -> None:
+    """Sleep until `until` (monotonic), honouring ComfyUI's Cancel / POST /interrupt the
+    way a sampler does between steps. Silent otherwise: like a long decode, it sends no
+    progress events (which is what a hang watchdog must cope with)."""
+    import comfy.model_management as mm
+
+    while (left := until - time.monotonic()) > 0:
+        mm.throw_exception_if_processing_interrupted()
+        time.sleep(min(0.1, left))
 
 
 NODES = [PreviewMotion]

@@ -144,7 +144,6 @@ class Batch:
         self.uploaded: dict[str, str] = {}
         self.bar: tqdm | None = None
         self.jobs_since_restart = 0
-        self.inflight: str | None = None
 
     # ---------------------------------------------------------------- output ---
     def say(self, line: str) -> None:
@@ -222,7 +221,6 @@ class Batch:
                 f.result()
         except KeyboardInterrupt:
             self.say("interrupted: finishing the sheet in progress, then stopping")
-            self._interrupt_inflight()
             if current is not None:
                 self.store.put(current.job.key, status="pending", error="interrupted")
             pool.shutdown(wait=True, cancel_futures=False)
@@ -369,22 +367,20 @@ class Batch:
                 self.bar.set_postfix_str(f"{j.key} step {data.get('value')}/{data.get('max')}",
                                          refresh=False)
 
-        self.inflight = prompt_id
         try:
             return self.server.client.run(graph, prompt_id,
                                           idle_timeout=self.loaded.spec.server.hang_seconds,
                                           on_event=on_event)
-        finally:
-            self.inflight = None
+        except KeyboardInterrupt:
+            self._interrupt(prompt_id)
+            raise
 
-    def _interrupt_inflight(self) -> None:
+    def _interrupt(self, prompt_id: str) -> None:
         """Stop our prompt on the server too (only ours: /interrupt with its id)."""
-        if self.server is None or not self.inflight:
-            return
         # The server may be gone; then nothing of ours is left running there.
         with contextlib.suppress(Exception):
             self.server.client.http.request("POST", "/interrupt",
-                                            json={"prompt_id": self.inflight}, timeout=5)
+                                            json={"prompt_id": prompt_id}, timeout=5)
 
     def _await_known(self, prompt_id: str):
         """If the server still has the prompt, wait for it and return its run."""

@@ -179,3 +179,34 @@ def test_hang_gets_a_thread_dump_restart_and_bounded_retries(workspace):
     assert "prompt_worker" in log  # the faulthandler dump of the live server
     assert workspace.server_pid() not in (None, first_pid)
     workspace.write()
+
+
+def test_ctrl_c_stops_cleanly_and_the_next_run_resumes(workspace):
+    """SIGINT during generation: exit 130 with one line, our prompt is interrupted on the
+    server, the job is left pending, and the next run picks it up as interrupted."""
+    workspace.write(overrides={"@action": {"simulate_seconds": 6.0}})
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
+                             "--force", "--chars", "zombie", "--only", "idle"], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **workspace.env()})
+    url = f"http://127.0.0.1:{workspace.port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"{url}/queue", timeout=2).json()["queue_running"]:
+                break
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    time.sleep(1.0)
+    assert requests.get(f"{url}/queue", timeout=5).json()["queue_running"] == []
+    assert _rows(workspace)["zombie/idle"][0] == "pending"
+    plan = workspace.batch("--dry-run", "--chars", "zombie", "--only", "idle")
+    assert "interrupted before" in plan.out
+    res = workspace.batch("--chars", "zombie", "--only", "idle")
+    assert res.code == 0 and "done 1" in res.out
+    workspace.write()
