@@ -197,16 +197,17 @@ def coarse_masks(small: np.ndarray, key: KeyModel) -> np.ndarray:
 
 
 LUMA = np.array([0.299, 0.587, 0.114], np.float32)
-OUTLINE_SHARE = 0.35  # share of the silhouette's edge that is light grey when outlined
+# Share of the silhouette's edge band that is a light fringe, above which the frame is
+# outlined. Measured: outlined characters 0.24-0.55; without outline, light swords and
+# all, at most 0.06.
+OUTLINE_SHARE = 0.15
+FRINGE_LIGHTER = 25.0  # luma levels above both the backdrop and the interior nearby
 
 
-def _light_grey(rgb: np.ndarray) -> np.ndarray:
-    return ((rgb.max(-1) - rgb.min(-1)) < 60) & (rgb @ LUMA > 150)
-
-
-def _lighter_than(rgb: np.ndarray, interior: np.ndarray) -> np.ndarray:
-    """Light grey pixels clearly brighter than the character's colour nearby."""
-    return _light_grey(rgb) & (rgb @ LUMA > interior @ LUMA + 40)
+def _fringe(rgb: np.ndarray, backdrop: np.ndarray, interior: np.ndarray) -> np.ndarray:
+    """Pixels brighter than both the backdrop and the character's colour nearby: no mix of
+    the two can be, so something light was drawn there (an outline, 描边)."""
+    return rgb @ LUMA > np.maximum(backdrop @ LUMA, interior @ LUMA) + FRINGE_LIGHTER
 
 
 def _edge_width(h: int, w: int) -> int:
@@ -278,10 +279,11 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
         Fp[:, c] = np.minimum(Fp[:, c], np.maximum(Fp[:, o[0]], Fp[:, o[1]]) + allowed)
         # An outline (描边) runs along most of the silhouette; a light sword or a white
         # glove touches it only here and there. Judge the frame first, then the pixels.
-        outline = defringe and bool(
-            _light_grey(P[fg[sl][b] > 0]).mean() > OUTLINE_SHARE) if fg[sl][b].any() else False
+        fringe = has_f & _fringe(P, B, F)
+        edge = fg[sl][b] > 0
+        outline = defringe and edge.any() and bool(fringe[edge].mean() > OUTLINE_SHARE)
         if outline:
-            a = np.where(has_f & _lighter_than(Fp, F), 0.0, a)
+            a = np.where(fringe, 0.0, a)
         if defringe:
             # Faint halos: nearly transparent pixels are backdrop noise, not character.
             a = np.where(a < 0.2, 0.0, a)
@@ -294,7 +296,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
             # interior colour, where it sits just inside the silhouette.
             rim = (fg[sl] > 0) & ~b & (deep[sl] == 0)
             if rim.any():
-                light_r = (support[rim] > 1e-3) & _lighter_than(p[sl][rim], f_hat[rim])
+                light_r = (support[rim] > 1e-3) & _fringe(p[sl][rim], plate[sl][rim],
+                                                          f_hat[rim])
                 vals = alpha_s[rim]
                 vals[light_r] = 0.0
                 alpha_s[rim] = vals
