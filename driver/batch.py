@@ -208,7 +208,9 @@ class Batch:
                 self.store.put(p.job.key, fingerprint=p.job.fingerprint,
                                gen_fingerprint=p.job.gen_fingerprint, status="running")
                 if p.generate:
+                    self._maybe_restart()
                     clip, gen = self._generate(p.job)
+                    self.jobs_since_restart += 1
                     if clip is None:
                         self.bar.update(1)
                         continue
@@ -216,16 +218,13 @@ class Batch:
                     clip, gen = decode(p.job.clip_path), {"reused": True}
                 pending.append(pool.submit(self._post, p.job, clip, gen))
                 current = None
-                self._maybe_restart()
             for f in pending:
                 f.result()
         except KeyboardInterrupt:
             self.say("interrupted: finishing the sheet in progress, then stopping")
             if current is not None:
                 self.store.put(current.job.key, status="pending", error="interrupted")
-            pool.shutdown(wait=True, cancel_futures=False)
-            self.bar.close()
-            raise
+            raise  # the finally below lets the sheet in progress finish
         finally:
             pool.shutdown(wait=True)
             if self.bar is not None:
@@ -247,10 +246,11 @@ class Batch:
         self.say(self.server.before_video(self.loaded.spec.server.before_video))
 
     def _maybe_restart(self) -> None:
-        if self.server is None or not self.server.managed:
+        """Before a generation: restart a long-running server of ours when configured
+        (every N jobs, or when its memory has grown past a threshold)."""
+        if self.server is None or not self.server.managed or not self.jobs_since_restart:
             return
         spec = self.loaded.spec.server
-        self.jobs_since_restart += 1
         if spec.restart_every and self.jobs_since_restart >= spec.restart_every:
             self._restart_between_jobs(f"every {spec.restart_every} jobs, as configured")
         elif spec.restart_above_rss_gb:

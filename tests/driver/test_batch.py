@@ -148,6 +148,18 @@ def test_server_killed_mid_job_is_restarted_and_the_job_completes(workspace):
     workspace.write()
 
 
+def test_restart_every_n_jobs(workspace):
+    """restart_every: 1 restarts the server between generations, never after the last."""
+    server = {"url": "embedded", "port": workspace.port, "restart_every": 1,
+              "comfy_args": ["--base-directory", str(workspace.base_dir),
+                             "--database-url", "sqlite:///:memory:"]}
+    workspace.write(server=server)
+    res = workspace.batch("--force", "--only", "attack")
+    assert res.code == 0, res.err
+    assert "done 2" in res.out and "server restarts 1" in res.out
+    workspace.write()
+
+
 def test_failing_node_fails_only_its_job(workspace):
     """A character drawn all in key green makes Preview Motion raise: that job fails with
     ComfyUI's message, the other character's job finishes, the exit code is 1."""
