@@ -65,6 +65,8 @@ def _wait_interruptibly(until: float) -> None:
     """Sleep until `until` (monotonic), honouring ComfyUI's Cancel / POST /interrupt the
     way a sampler does between steps. Silent otherwise: like a long decode, it sends no
     progress events (which is what a hang watchdog must cope with)."""
+    if until <= time.monotonic():
+        return
     import comfy.model_management as mm
 
     while (left := until - time.monotonic()) > 0:

@@ -1,11 +1,9 @@
 """Runs inside the embedded ComfyUI's python, with ComfyUI's root on sys.path."""
 
-import sys
-
 import pytest
+from comfy.cli_args import args  # ComfyUI parses no argv here: defaults
 
-if "--cpu" not in sys.argv:
-    sys.argv.append("--cpu")  # comfy's option parsing reads argv on first import
+args.cpu = True  # as the server's --cpu: this torch is a CPU build
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -89,6 +90,9 @@ def test_preview_motion_frames_and_first_frame():
     assert tuple(clip.shape) == (22, 160, 192, 3)
     assert torch.equal(clip[0], first[0])
     assert (clip[10] - clip[0]).abs().mean() > 0.002
+    t = time.monotonic()
+    nodes_preview.PreviewMotion.execute(first, "idle", 5, 0, simulate_seconds=0.5)
+    assert time.monotonic() - t >= 0.5  # simulate_seconds makes it take that long
     assert nodes_preview.PreviewMotion.validate_inputs(frames=50).startswith("frames must")
     assert nodes_preview.PreviewMotion.validate_inputs(frames=56) is True
 
