@@ -149,6 +149,13 @@ def test_idle_busy_free_and_stacks_on_a_running_server(spot):
     freed = spot.service("free")
     assert freed.code == Exit.OK and "freed" in freed.out
 
+    switched = spot.service("switch", "video")
+    assert switched.code == Exit.OK and "ready for video" in switched.out
+
+    logs = spot.service("logs", "-n", "5")
+    assert logs.code == Exit.OK and "comfyui-" in logs.out
+    assert "Prompt executed" in logs.out  # the tail of the live server's own log
+
     dump = spot.service("stacks")
     assert dump.code == Exit.OK, dump.err
     assert "prompt_worker" in dump.out  # ComfyUI's worker thread, from the live process
