@@ -463,9 +463,13 @@ class Batch:
                 self.bar.update(1)
 
     def _write_actions(self) -> None:
+        """From every finished job of this joblist's roster (not only the selected ones;
+        characters removed from the joblist drop out)."""
+        roster = {f"{c}/{a}" for c in self.loaded.spec.characters
+                  for a in self.loaded.actions_of(c)}
         done = []
         for row in self.store.all():
-            if row.status == "done" and row.outputs.get("json"):
+            if row.key in roster and row.status == "done" and row.outputs.get("json"):
                 cid, action = row.key.split("/", 1)
                 done.append((cid, action, Path(row.outputs["json"])))
         actions_mod.write(self.loaded.out, done)
