@@ -8,6 +8,7 @@ for our CPU. Every finished job is recorded in SQLite and actions.json is rewrit
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import logging
 import os
@@ -19,9 +20,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from PIL import Image
 from tqdm import tqdm
 
 from comfy_nodes.core import pipeline
+from comfy_nodes.core.greenscreen import load_portrait, prepare_first_frame
 from comfy_nodes.core.sheet import encode_webp, write_atomic
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.video import Clip, ClipError, decode
@@ -40,6 +43,7 @@ log = logging.getLogger("driver.batch")
 # OOM ladder from the notes: shorter first (it frees most), then a smaller canvas, steps last.
 LADDER_CANVASES = [(512, 320), (448, 256)]
 LADDER_STEPS = [6, 4]
+PREP_NODE = "H3Sprite_GreenScreenPrep"
 
 
 def next_rung(seconds: float, size: tuple[int, int], steps: int | None,
@@ -264,15 +268,29 @@ class Batch:
         self.jobs_since_restart = 0
 
     # ----------------------------------------------------------- generation ---
-    def _portrait_name(self, j: Job) -> str:
-        digest = sha256_file(j.portrait)[:10]
+    def _portrait_name(self, j: Job, size: tuple[int, int]) -> str:
+        """Upload what the @portrait node should load, once per content: the portrait
+        itself when the graph prepares the first frame (Green Screen Prep), else the first
+        frame prepared here at the job's canvas, so any graph can be driven."""
+        if PREP_NODE in self.workflow.class_types():
+            path = j.portrait
+        else:
+            rgba = load_portrait(j.portrait)
+            frame, _ = prepare_first_frame(rgba, *size)
+            j.work_dir.mkdir(parents=True, exist_ok=True)
+            path = j.work_dir / f"first_frame_{size[0]}x{size[1]}.png"
+            buf = io.BytesIO()
+            Image.fromarray(frame).save(buf, "PNG")
+            write_atomic(path, buf.getvalue())
+        digest = sha256_file(path)[:10]
         if digest not in self.uploaded:
-            ext = j.portrait.suffix.lower() or ".png"
-            self.uploaded[digest] = self.server.client.upload(j.portrait, f"{j.cid}-{digest}{ext}")
+            ext = path.suffix.lower() or ".png"
+            self.uploaded[digest] = self.server.client.upload(path, f"{j.cid}-{digest}{ext}")
         return self.uploaded[digest]
 
     def _graph(self, j: Job, seconds: float, size: tuple[int, int], steps: int | None) -> dict:
-        g = self.workflow.bind(portrait=self._portrait_name(j), prompt=j.prompt, seconds=seconds,
+        g = self.workflow.bind(portrait=self._portrait_name(j, size), prompt=j.prompt,
+                               seconds=seconds,
                                size=size, seed=j.seed,
                                clip_prefix=f"h3sprite/{j.cid}_{j.action}/{j.gen_fingerprint[:8]}",
                                action=j.action)

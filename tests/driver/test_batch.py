@@ -222,3 +222,20 @@ def test_ctrl_c_stops_cleanly_and_the_next_run_resumes(workspace):
     res = workspace.batch("--chars", "zombie", "--only", "idle")
     assert res.code == 0 and "done 1" in res.out
     workspace.write()
+
+
+def test_graph_without_green_screen_prep_gets_a_prepared_first_frame(workspace):
+    """A user's graph that loads the first frame directly (no Green Screen Prep): the
+    driver uploads the first frame it prepared at the canvas size, and the job works."""
+    graph = json.loads((REPO / "workflows" / "preview.json").read_text())
+    del graph["4"]
+    graph["6"]["inputs"]["first_frame"] = ["1", 0]
+    wf = workspace.root / "own_graph.json"
+    wf.write_text(json.dumps(graph))
+    workspace.write(workflow=str(wf), actions=["hurt"])
+    res = workspace.batch("--chars", "zombie")
+    assert res.code == 0, res.out + res.err
+    assert (workspace.root / "_work" / "zombie_hurt" / "first_frame_256x256.png").is_file()
+    sheet = workspace.actions()["characters"]["zombie"]["hurt"]
+    assert sheet["frameCount"] == 6 and sheet["qc"] == []
+    workspace.write()
