@@ -8,7 +8,6 @@ resampled onto the cell), and `meta.frameTags` / `meta.animation` for the game's
 from __future__ import annotations
 
 import io
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,11 +89,3 @@ def write_atomic(path: Path, data: bytes) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
-
-
-def write_sheet(out_dir: Path, stem: str, rgba: np.ndarray, meta: dict) -> tuple[Path, Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    webp, js = out_dir / f"{stem}.webp", out_dir / f"{stem}.json"
-    write_atomic(webp, encode_webp(rgba))
-    write_atomic(js, (json.dumps(meta, indent=1) + "\n").encode())
-    return webp, js
