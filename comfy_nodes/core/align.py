@@ -22,7 +22,6 @@ class Measures:
     cx: np.ndarray
     baseline: np.ndarray
     top: np.ndarray
-    area: np.ndarray  # character pixels at coarse resolution
 
     @property
     def height(self) -> np.ndarray:
@@ -32,16 +31,15 @@ class Measures:
 def measure(masks: np.ndarray, scale: float) -> Measures:
     """masks (N, h, w) at `scale` of full resolution -> per-frame measures in full-res px."""
     n = len(masks)
-    cx, base, top, area = (np.full(n, np.nan) for _ in range(4))
+    cx, base, top = (np.full(n, np.nan) for _ in range(3))
     for i, m in enumerate(masks):
         ys, xs = np.nonzero(m)
-        area[i] = len(ys)
         if len(ys) < 8:
             continue
         cx[i] = (np.median(xs) + 0.5) / scale
         base[i] = (np.percentile(ys, 99.5) + 1.0) / scale
         top[i] = np.percentile(ys, 0.5) / scale
-    return Measures(cx, base, top, area)
+    return Measures(cx, base, top)
 
 
 def theil_sen(y: np.ndarray) -> tuple[float, float]:
