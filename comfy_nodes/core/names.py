@@ -1,16 +1,22 @@
-"""Names from joblists, flags and node inputs must stay inside their folders."""
+"""Names from joblists, flags and node inputs must stay inside their folders.
+
+Any language's letters are welcome (角色 ids like 侠客 are normal here); what is refused is
+what could leave the folder or break a file system: path separators, '..', a leading '.',
+control characters, and the characters Windows forbids in file names.
+"""
 
 from __future__ import annotations
 
-import re
-
-_PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-. ]*$")
+FORBIDDEN = set('/\\:*?"<>|')
 
 
 def safe_name(name: str, what: str = "name") -> str:
-    """Return name if it is a plain file name: no '/', '\\', '..', leading '.', NUL."""
-    if (not isinstance(name, str) or not _PLAIN.match(name) or ".." in name
-            or len(name) > 100):
-        raise ValueError(f"{what} {name!r} is not a plain name (letters, digits, '_', '-', "
-                         f"'.', no '/' or '..'): pick a simple name such as 'hero'")
+    """Return name if it is a plain file name, else raise ValueError naming it."""
+    ok = (isinstance(name, str) and 0 < len(name) <= 100 and name == name.strip()
+          and not name.startswith(".") and ".." not in name
+          and not any(c in FORBIDDEN or ord(c) < 32 for c in name))
+    if not ok:
+        raise ValueError(f"{what} {name!r} is not a plain name (no '/', '\\\\', ':', '..', "
+                         "leading '.' or control characters): pick a simple name such as "
+                         "'hero'")
     return name
