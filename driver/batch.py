@@ -20,6 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import requests
 from PIL import Image
 from tqdm import tqdm
 
@@ -317,19 +318,11 @@ class Batch:
             frames = snap_length(seconds)
             try:
                 run = self._run_once(j, prompt_id, self._graph(j, seconds, size, steps))
-                files = output_files(run.outputs, clip_node)
-                if not files:
-                    raise ExecutionFailed(f"node {clip_node} (@clip) wrote no file")
-                self._keep_old_clip(j)
-                self.server.client.download(files[0], j.clip_path)
-                clip = decode(j.clip_path)
-                if len(clip.frames) != frames:
-                    raise ClipError(f"clip has {len(clip.frames)} frames, expected {frames}")
-                gen = {"seconds": round(run.seconds, 2), "attempts": attempts,
-                       "prompt_ids": prompt_ids, "steps": len(run.steps), "ladder": ladder,
-                       "clip_seconds": seconds, "canvas": list(size)}
+                clip = self._fetch_clip(j, run, clip_node, frames)
                 self.summary.gen_seconds.append(run.seconds)
-                return clip, gen
+                return clip, {"seconds": round(run.seconds, 2), "attempts": attempts,
+                              "prompt_ids": prompt_ids, "steps": len(run.steps),
+                              "ladder": ladder, "clip_seconds": seconds, "canvas": list(size)}
             except ValidationFailed as e:
                 return self._fail(j, f"ComfyUI refused the workflow: {e}", attempts, prompt_ids)
             except ExecutionFailed as e:
@@ -343,33 +336,20 @@ class Batch:
                 ladder.append(text)
                 self.say(f"{j.key}: out of memory; retrying with {text}")
                 attempts -= 1  # the ladder is not a crash: it has its own end
+            except requests.HTTPError as e:
+                return self._fail(j, f"ComfyUI answered {e}", attempts, prompt_ids)
             except (ServerLost, Hung) as e:
-                if isinstance(e, Hung):
-                    dump = self.server.stacks()
-                    log.warning("%s hung; thread dump:\n%s", j.key, dump)
-                    self.say(f"{j.key}: no progress for {spec.hang_seconds:.0f} s; thread dump "
-                             "in the log; restarting")
-                    self.server.restart("hang")
-                else:
-                    self.say(f"{j.key}: lost the server ({e}); recovering")
-                    try:
-                        self.server.recover(str(e))
-                    except ServerUnavailable as e2:
-                        return self._fail(j, str(e2), attempts, prompt_ids)
-                    # Resubmit only when the server does not have the prompt (nothing twice).
-                    done = self._await_known(prompt_id)
-                    if done is not None:
-                        prompt_ids.pop()  # it is still the same prompt: adopt its result
-                        run = done
-                        files = output_files(run.outputs, clip_node)
-                        if files:
-                            self._keep_old_clip(j)
-                            self.server.client.download(files[0], j.clip_path)
-                            clip = decode(j.clip_path)
-                            self.summary.gen_seconds.append(run.seconds)
-                            return clip, {"seconds": round(run.seconds, 2),
-                                          "attempts": attempts, "prompt_ids": prompt_ids,
-                                          "ladder": ladder, "adopted": True}
+                try:
+                    adopted = self._recover(j, e, prompt_id)
+                    if adopted is not None:
+                        prompt_ids.pop()  # still the same prompt: adopt its result
+                        clip = self._fetch_clip(j, adopted, clip_node, frames)
+                        return clip, {"attempts": attempts, "prompt_ids": prompt_ids,
+                                      "ladder": ladder, "adopted": True}
+                except ServerUnavailable as e2:
+                    return self._fail(j, str(e2), attempts, prompt_ids)
+                except (ServerLost, ClipError, requests.HTTPError):
+                    pass  # counts as this try; the loop decides whether to go on
                 if attempts >= spec.attempts:
                     return self._fail(j, f"gave up after {attempts} tries: {e}", attempts,
                                       prompt_ids)
@@ -378,6 +358,31 @@ class Batch:
                     return self._fail(j, f"bad clip after {attempts} tries: {e}", attempts,
                                       prompt_ids)
                 self.say(f"{j.key}: {e}; trying again")
+
+    def _fetch_clip(self, j: Job, run, clip_node: str, frames: int) -> Clip:
+        """Download the @clip node's file atomically and check its frame count."""
+        files = output_files(run.outputs, clip_node)
+        if not files:
+            raise ExecutionFailed(f"node {clip_node} (@clip) wrote no file")
+        self._keep_old_clip(j)
+        self.server.client.download(files[0], j.clip_path)
+        clip = decode(j.clip_path)
+        if len(clip.frames) != frames:
+            raise ClipError(f"clip has {len(clip.frames)} frames, expected {frames}")
+        return clip
+
+    def _recover(self, j: Job, e: Exception, prompt_id: str):
+        """After a hang or a lost server: bring the server back; return the prompt's run if
+        the server still has it (then it must not be sent again), else None."""
+        if isinstance(e, Hung):
+            log.warning("%s hung; thread dump:\n%s", j.key, self.server.stacks())
+            self.say(f"{j.key}: no progress for {self.loaded.spec.server.hang_seconds:.0f} s; "
+                     "thread dump in the log; restarting")
+            self.server.restart("hang")
+            return None
+        self.say(f"{j.key}: lost the server ({e}); recovering")
+        self.server.recover(str(e))
+        return self._await_known(prompt_id)
 
     def _run_once(self, j: Job, prompt_id: str, graph: dict):
         def on_event(kind: str, data: dict) -> None:
@@ -467,7 +472,8 @@ class Batch:
             anim = res.meta["meta"]["animation"]
             grade = anim["loop_grade"] or "one-shot"
             flags = " ".join(anim["qc"]) or "-"
-            gen_s = f"{gen['seconds']:.1f} s" if "seconds" in gen else "reused"
+            gen_s = (f"{gen['seconds']:.1f} s" if "seconds" in gen else
+                     "adopted after reconnecting" if gen.get("adopted") else "reused")
             retries = max(0, gen.get("attempts", 1) - 1)
             ladder = f", OOM ladder: {'; '.join(gen['ladder'])}" if gen.get("ladder") else ""
             self.say(f"done {j.key}: generation {gen_s}, post {post_s:.2f} s, {grade}, "
