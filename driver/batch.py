@@ -341,8 +341,7 @@ class Batch:
             except (ServerLost, Hung) as e:
                 try:
                     adopted = self._recover(j, e, prompt_id)
-                    if adopted is not None:
-                        prompt_ids.pop()  # still the same prompt: adopt its result
+                    if adopted is not None:  # the server ran it: adopt it, send nothing again
                         clip = self._fetch_clip(j, adopted, clip_node, frames)
                         return clip, {"attempts": attempts, "prompt_ids": prompt_ids,
                                       "ladder": ladder, "adopted": True}

@@ -239,3 +239,38 @@ def test_graph_without_green_screen_prep_gets_a_prepared_first_frame(workspace):
     sheet = workspace.actions()["characters"]["zombie"]["hurt"]
     assert sheet["frameCount"] == 6 and sheet["qc"] == []
     workspace.write()
+
+
+def test_lost_connection_to_a_live_server_adopts_the_prompt(workspace):
+    """The connection drops while the server keeps running the prompt: the batch finds the
+    prompt still there (/queue, /history), waits for it and adopts its clip; the prompt is
+    never sent twice."""
+    from service.manager import start
+
+    from .proxy import CuttableProxy
+
+    start(workspace.service_config())
+    proxy = CuttableProxy(workspace.port)
+    try:
+        workspace.write(server={"url": f"http://127.0.0.1:{proxy.port}"},
+                        overrides={"@action": {"simulate_seconds": 4.0}})
+        proc = subprocess.Popen([sys.executable, "-m", "driver", "batch",
+                                 str(workspace.joblist), "--force", "--chars", "hero",
+                                 "--only", "attack"], cwd=REPO, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, **workspace.env()})
+        url = f"http://127.0.0.1:{workspace.port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if requests.get(f"{url}/queue", timeout=2).json()["queue_running"]:
+                break
+            time.sleep(0.2)
+        proxy.cut()
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proxy.close()
+    assert proc.returncode == 0, err
+    assert "lost the server" in err and "adopted after reconnecting" in err
+    status, meta = _rows(workspace)["hero/attack"]
+    assert status == "done" and len(meta["prompt_ids"]) == 1 and meta["adopted"] is True
+    workspace.write()
