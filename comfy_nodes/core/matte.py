@@ -167,9 +167,14 @@ def _fit_plate(small: np.ndarray, candidate: np.ndarray, key: np.ndarray,
     return (terms @ coef).reshape(h, w, 3).astype(np.float32)
 
 
-def _clean_mask(fg: np.ndarray, min_speck: int, max_hole: int) -> np.ndarray:
-    """Drop specks of character smaller than min_speck; fill enclosed holes up to max_hole."""
+def _clean_mask(fg: np.ndarray, min_speck: int, max_hole: int,
+                parts: list | None = None) -> np.ndarray:
+    """Drop specks of character smaller than min_speck; fill enclosed holes up to max_hole.
+    When `parts` is a list, the share of the largest part in the mask is appended to it."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    if parts is not None:
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        parts.append(float(areas.max() / areas.sum()) if len(areas) else 0.0)
     keep = stats[:, cv2.CC_STAT_AREA] >= min_speck
     keep[0] = False
     fg = keep[labels].astype(np.uint8)
@@ -184,15 +189,17 @@ def _clean_mask(fg: np.ndarray, min_speck: int, max_hole: int) -> np.ndarray:
     return np.maximum(fg, fill[labels].astype(np.uint8))
 
 
-def coarse_masks(small: np.ndarray, key: KeyModel) -> np.ndarray:
-    """Character masks of frames already at the key model's size: (N, h, w) uint8 0/1."""
+def coarse_masks(small: np.ndarray, key: KeyModel,
+                 parts: list | None = None) -> np.ndarray:
+    """Character masks of frames already at the key model's size: (N, h, w) uint8 0/1.
+    `parts` (a list) receives each frame's largest-part share, before speck removal."""
     n, h, w, _ = small.shape
     d = colour_distance(small, key.plate)
     fg = (d > key.threshold).astype(np.uint8)
     area = h * w
     out = np.empty_like(fg)
     for i in range(n):
-        out[i] = _clean_mask(fg[i], max(2, area // 4000), area // 400)
+        out[i] = _clean_mask(fg[i], max(2, area // 4000), area // 400, parts)
     return out
 
 

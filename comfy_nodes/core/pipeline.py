@@ -112,7 +112,8 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     factor = matte.model_factor(h, w)
     scale = 1.0 / factor
     small = matte.shrink(frames, factor)
-    masks = matte.coarse_masks(small, key)
+    largest_share: list[float] = []
+    masks = matte.coarse_masks(small, key, largest_share)
     lap("masks")
     measures = align_mod.measure(masks, scale)
     alignment = align_mod.fit(measures, trend=recipe.loop)
@@ -133,7 +134,7 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     flags = []
     if qc.truncated(n, recipe.clip_frames):
         flags.append("TRUNCATED")
-    is_noise = qc.noise(masks, key.backdrop_share)
+    is_noise = qc.noise(masks, key.backdrop_share, largest_share)
     if is_noise:
         flags.append("NOISE")
     is_static, motion = qc.static(feat, rest)

@@ -35,24 +35,16 @@ def truncated(frame_count: int, expected: int) -> bool:
     return frame_count < expected
 
 
-def noise(masks: np.ndarray, backdrop_share: float) -> bool:
-    import cv2
-
+def noise(masks: np.ndarray, backdrop_share: float, largest_share: list[float]) -> bool:
+    """largest_share: per frame, the largest connected part's share of the raw mask."""
     if backdrop_share < 0.5:
         return True
     h, w = masks.shape[1:]
-    empty, scattered, covering = 0, 0, 0
-    for m in masks:
-        total = int(m.sum())
-        if total < 8:
-            empty += 1
-            continue
-        if total > 0.85 * h * w:
-            covering += 1
-        _, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
-        if stats[1:, cv2.CC_STAT_AREA].max() < 0.6 * total:
-            scattered += 1
+    totals = masks.sum(axis=(1, 2))
     n = len(masks)
+    empty = int((totals < 8).sum())
+    covering = int((totals > 0.85 * h * w).sum())
+    scattered = sum(1 for t, s in zip(totals, largest_share, strict=True) if t >= 8 and s < 0.6)
     return empty > n / 2 or scattered > n / 3 or covering > n / 3
 
 
