@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -166,6 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         res = Result(Exit.ERROR, f"{e.strerror or e}: {getattr(e, 'filename', '') or ''}".rstrip(
             ": "))
+    except Exception as e:  # a bug of ours: one line here, the traceback when asked for
+        if os.environ.get("H3SPRITE_DEBUG"):
+            raise
+        res = Result(Exit.ERROR, f"internal error {type(e).__name__}: {e} (set "
+                                 "H3SPRITE_DEBUG=1 for the traceback, and please report it)")
     render(res, getattr(args, "json", False))
     return int(res.code)
 
