@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.video import ClipError
@@ -39,6 +40,11 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("check", help="check a joblist without a server (roster, portraits, "
                                      "workflow markers)")
     s.add_argument("joblist", type=Path)
+
+    s = sub.add_parser("status", help="what the last runs of a joblist left: per job status, "
+                                      "grade, QC flags, tries, error")
+    s.add_argument("joblist", type=Path)
+    s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("batch", help="render a joblist: resumable, self-healing")
     s.add_argument("joblist", type=Path)
@@ -98,6 +104,41 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_status(args: argparse.Namespace) -> int:
+    from driver.joblist import load
+    from driver.store import Store
+
+    loaded = load(args.joblist)
+    db = loaded.out / "h3sprite.sqlite"
+    if not db.exists():
+        print(f"driver status: no batch has run for {args.joblist} yet ({db} is missing)",
+              file=sys.stderr)
+        return 1
+    store = Store(db)
+    rows: list[dict[str, Any]] = []
+    for cid in loaded.spec.characters:
+        for action in loaded.actions_of(cid):
+            row = store.get(f"{cid}/{action}")
+            entry: dict[str, Any] = {
+                "job": f"{cid}/{action}", "status": row.status if row else "never run",
+                "attempts": row.attempts if row else 0, "error": row.error if row else None}
+            sheet = Path(row.outputs["json"]) if row and row.outputs.get("json") else None
+            if sheet is not None and sheet.is_file():
+                anim = json.loads(sheet.read_text())["meta"]["animation"]
+                entry.update(grade=anim["loop_grade"] or "one-shot", qc=anim["qc"])
+            rows.append(entry)
+    store.close()
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            extra = f" {r.get('grade', '')} QC {' '.join(r.get('qc', [])) or '-'}" \
+                if "grade" in r else ""
+            err = f"  ({r['error']})" if r["error"] else ""
+            print(f"{r['job']:<24} {r['status']:<10} tries {r['attempts']}{extra}{err}")
+    return 1 if any(r["status"] == "failed" for r in rows) else 0
+
+
 def _csv(text: str | None) -> list[str] | None:
     return [t.strip() for t in text.split(",") if t.strip()] if text else None
 
@@ -133,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_process(args)
         if args.verb == "check":
             return cmd_check(args)
+        if args.verb == "status":
+            return cmd_status(args)
         if args.verb == "batch":
             return cmd_batch(args)
     except StopBatch as e:

@@ -59,6 +59,19 @@ def test_first_run_makes_sheets_and_actions(workspace):
     assert "full chain" in res.out and "per set" in res.out
 
 
+def test_status_reports_each_job(workspace):
+    """`driver status` lists every job of the roster with its status, grade and flags."""
+    from tests.conftest import run_cli
+
+    res = run_cli("driver", "status", str(workspace.joblist), "--json")
+    assert res.code == 0, res.err
+    rows = {r["job"]: r for r in json.loads(res.out)}
+    assert set(rows) == {"hero/idle", "hero/attack", "zombie/idle", "zombie/attack"}
+    assert rows["hero/idle"]["status"] == "done" and rows["hero/idle"]["grade"] in (
+        "CLEAN", "OK", "WEAK")
+    assert rows["hero/attack"]["grade"] == "one-shot" and rows["hero/attack"]["attempts"] == 1
+
+
 def test_rerun_does_nothing(workspace):
     """Unchanged inputs: no generation, no post-processing, no file touched."""
     before = _mtimes(workspace)
