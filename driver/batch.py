@@ -142,10 +142,10 @@ class Batch:
         self.opts = opts
         self.summary = Summary()
         self.lock = threading.Lock()
+        self.workflow = Workflow.load(loaded.workflow)  # before anything is created
         self.loaded.out.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.loaded.out / "h3sprite.sqlite")
         self.server: ServerHandle | None = None
-        self.workflow = Workflow.load(loaded.workflow)
         self.uploaded: dict[str, str] = {}
         self.bar: tqdm | None = None
         self.jobs_since_restart = 0

@@ -151,9 +151,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
     opts = Options(only=_csv(args.only), chars=_csv(args.chars),
                    force=args.force or os.environ.get("FORCE", "") not in ("", "0"),
                    reuse_video=args.reuse_video, dry_run=args.dry_run, quiet=args.quiet)
+    batch = Batch(loaded, opts)
     if not args.dry_run:
         log_path = log_to_file(loaded.out)
-    batch = Batch(loaded, opts)
     summary = batch.run()
     if args.dry_run:
         return 0
