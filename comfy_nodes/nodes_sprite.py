@@ -11,7 +11,7 @@ from comfy_api.latest import io, ui
 from .core import matte, pipeline
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
-from .core.sheet import encode_webp, write_atomic
+from .core.sheet import encode_webp, json_bytes, write_atomic
 from .core.video import Clip
 from .schema import PACK, PREFIX, schema
 from .tensors import image_to_uint8, uint8_to_image, uint8_to_mask
@@ -146,7 +146,7 @@ class SpriteSheet(io.ComfyNode):
         stem = f"{action}_{n:05d}"
         res.meta["meta"]["image"] = f"{stem}.webp"
         write_atomic(folder / f"{stem}.webp", encode_webp(res.rgba))
-        write_atomic(folder / f"{stem}.json", (json.dumps(res.meta, indent=1) + "\n").encode())
+        write_atomic(folder / f"{stem}.json", json_bytes(res.meta))
         saved = ui.SavedResult(f"{stem}.webp", subfolder, io.FolderType.output)
         text = f"{subfolder}/{stem}.webp: " + _grade_text(res.meta["meta"]["animation"])
         return io.NodeOutput(uint8_to_image(res.rgba[..., :3]), uint8_to_mask(res.rgba[..., 3]),

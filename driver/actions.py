@@ -6,7 +6,7 @@ import json
 import time
 from pathlib import Path
 
-from comfy_nodes.core.sheet import write_atomic
+from comfy_nodes.core.sheet import json_bytes, write_atomic
 
 
 def entry(sheet_json: Path, out_root: Path) -> dict:
@@ -33,5 +33,5 @@ def write(out_root: Path, done: list[tuple[str, str, Path]]) -> Path:
     doc = {"version": 1, "generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            "characters": chars}
     path = out_root / "actions.json"
-    write_atomic(path, (json.dumps(doc, indent=1) + "\n").encode())
+    write_atomic(path, json_bytes(doc))
     return path

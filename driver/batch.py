@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import logging
 import os
 import sys
@@ -26,7 +25,7 @@ from tqdm import tqdm
 
 from comfy_nodes.core import pipeline
 from comfy_nodes.core.greenscreen import load_portrait, prepare_first_frame
-from comfy_nodes.core.sheet import encode_webp, write_atomic
+from comfy_nodes.core.sheet import encode_webp, json_bytes, write_atomic
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.video import Clip, ClipError, decode
 from driver import actions as actions_mod
@@ -452,7 +451,7 @@ class Batch:
                                         max_width=self.loaded.spec.max_width,
                                         image_name=j.webp.name)
             webp = encode_webp(res.rgba)
-            meta_bytes = (json.dumps(res.meta, indent=1) + "\n").encode()
+            meta_bytes = json_bytes(res.meta)
             with self.lock:
                 j.out_dir.mkdir(parents=True, exist_ok=True)
                 back_up([j.webp, j.json], self.loaded.out)

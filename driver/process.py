@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import cv2
 
 from comfy_nodes.core import pipeline
 from comfy_nodes.core.recipes import Recipe
-from comfy_nodes.core.sheet import encode_webp, write_atomic
+from comfy_nodes.core.sheet import encode_webp, json_bytes, write_atomic
 from comfy_nodes.core.video import decode
 from driver.outputs import back_up, new_folder
 
@@ -37,7 +36,7 @@ def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: s
     webp, js = out_dir / f"{stem}.webp", out_dir / f"{stem}.json"
     backup = back_up([webp, js], backup_root or out_dir)
     write_atomic(webp, webp_bytes)
-    write_atomic(js, (json.dumps(result.meta, indent=1) + "\n").encode())
+    write_atomic(js, json_bytes(result.meta))
     frames_dir = None
     if keep_frames:
         frames_dir = new_folder(out_dir / "_frames", stem)

@@ -8,6 +8,7 @@ resampled onto the cell), and `meta.frameTags` / `meta.animation` for the game's
 from __future__ import annotations
 
 import io
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,3 +90,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def json_bytes(doc: dict) -> bytes:
+    """The JSON files we write: UTF-8, names in any language kept readable."""
+    return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
