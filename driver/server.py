@@ -54,6 +54,11 @@ class ServerHandle:
             return
         if self.managed and self.spec.start:
             res = manager.start(self.cfg)
+            if res.code == manager.Exit.PORT_IN_USE:
+                raise ServerUnavailable(
+                    f"could not start the embedded ComfyUI: port {self.spec.port} is in use by "
+                    f"another program: set server.port in the joblist to a free port, or point "
+                    f"server.url at that ComfyUI if it is yours")
             if res.code != manager.Exit.OK:
                 raise ServerUnavailable(f"could not start the embedded ComfyUI: {res.message}")
             log.info("%s", res.message)

@@ -103,3 +103,21 @@ def test_missing_node_classes_are_named_by_preflight(tmp_path, comfy_server):
     assert res.code == 1
     assert "lacks node class MiniMaxLowVRAMAttention (from ComfyUI-KJNodes)" in res.err
     assert "diffusion_models/minimax_h3_convrot_int4_int8.safetensors" in res.err
+
+
+def test_port_taken_by_another_program_names_the_setting(tmp_path):
+    """The embedded server's port is held by someone else: one line naming server.port;
+    the holder is left running."""
+    import socket
+
+    holder = socket.create_server(("127.0.0.1", 0))
+    try:
+        port = holder.getsockname()[1]
+        path = _joblist(tmp_path, port=port)
+        res = run_cli("driver", "batch", str(path),
+                      env={"H3SPRITE_STATE_DIR": str(tmp_path / "state")})
+        assert res.code == 1 and "server.port" in res.err and str(port) in res.err
+        assert "Traceback" not in res.err
+        assert holder.fileno() != -1
+    finally:
+        holder.close()
