@@ -63,6 +63,7 @@ def fixture(name: str) -> Fixture:
         "walk_turns": dict(action="walk", facing_flip_at=30),
         "walk_aperiodic": dict(action="walk", period=9.0),
         "odd_size": dict(action="walk", size=(320, 256)),
+        "walk_blue": dict(action="walk", palette="ranger", key=(20, 60, 200)),
     }
     kw = cases[name]
     return make(name, **{k: (tuple(v) if isinstance(v, list) else v) for k, v in kw.items()})

@@ -108,7 +108,7 @@ def test_oneshot_window_holds_the_action(name):
 CASES = {
     "walk": set(), "walk_green": set(), "idle_teal": set(), "run_red": set(),
     "attack": set(), "skill": set(), "hurt": set(), "walk_drift_zoom": set(),
-    "idle_drift_zoom": set(),
+    "idle_drift_zoom": set(), "walk_blue": set(),
     "idle_static": {"STATIC"}, "walk_cropped": {"CROPPED"}, "walk_turns": {"FACING"},
 }
 
