@@ -98,3 +98,22 @@ def test_portrait_without_alpha_fails_with_clear_message(client, tmp_path):
                     clip_prefix="h3sprite/test/opaque", action="idle")
     with pytest.raises(ExecutionFailed, match="alpha"):
         client.run(graph)
+
+
+def test_example_workflows_are_in_sync_with_the_api_graphs(client):
+    """The UI-format templates are what scripts/export_ui_workflows.py makes of
+    workflows/*.json today (regenerate them after editing a workflow)."""
+    import json
+    import sys
+
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        from export_ui_workflows import to_ui
+    finally:
+        sys.path.pop(0)
+    info = client.object_info()
+    for name in ("preview", "h3_sprite"):
+        graph = json.loads((REPO / "workflows" / f"{name}.json").read_text())
+        committed = json.loads(
+            (REPO / "comfy_nodes" / "example_workflows" / f"h3sprite_{name}.json").read_text())
+        assert to_ui(graph, info) == committed, name
