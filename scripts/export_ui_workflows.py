@@ -41,7 +41,8 @@ def to_ui(graph: dict, info: dict) -> dict:
     ids = {nid: i + 1 for i, nid in enumerate(graph)}
     depth = _layout(graph)
     rows: dict[int, int] = {}
-    nodes, links = [], []
+    nodes: list[dict] = []
+    links: list[list] = []
     out_links: dict[tuple[str, int], list[int]] = {}
     for nid, node in graph.items():
         for v in node["inputs"].values():
