@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from comfy_nodes.core import pipeline
 from comfy_nodes.core.greenscreen import load_portrait, prepare_first_frame
-from comfy_nodes.core.sheet import encode_webp, json_bytes, write_atomic
+from comfy_nodes.core.sheet import write_atomic
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.video import Clip, ClipError, decode
 from driver import actions as actions_mod
@@ -33,7 +33,8 @@ from driver.check import check, preflight
 from driver.client import ExecutionFailed, Hung, ServerLost, ValidationFailed, output_files
 from driver.joblist import Loaded
 from driver.jobs import Job, build_jobs, clip_ok, outputs_ok, sha256_file
-from driver.outputs import back_up, new_folder, timestamp
+from driver.outputs import new_folder, timestamp
+from driver.process import write_sheet
 from driver.server import ServerHandle, ServerUnavailable
 from driver.store import Store
 from driver.workflow import Workflow
@@ -67,7 +68,7 @@ def next_rung(seconds: float, size: tuple[int, int], steps: int | None,
     return None
 
 
-class StopBatch(RuntimeError):
+class StopBatch(ValueError):
     """A problem that stops the batch before GPU work (checks, preflight, no server)."""
 
 
@@ -450,13 +451,8 @@ class Batch:
                                         cell_height=self.loaded.spec.cell_height,
                                         max_width=self.loaded.spec.max_width,
                                         image_name=j.webp.name)
-            webp = encode_webp(res.rgba)
-            meta_bytes = json_bytes(res.meta)
             with self.lock:
-                j.out_dir.mkdir(parents=True, exist_ok=True)
-                back_up([j.webp, j.json], self.loaded.out)
-                write_atomic(j.webp, webp)
-                write_atomic(j.json, meta_bytes)
+                write_sheet(res, j.webp, j.json, self.loaded.out)
                 post_s = time.monotonic() - t
                 self.summary.post_seconds.append(post_s)
                 self.summary.done.append(j.key)

@@ -11,7 +11,6 @@ from typing import Any
 
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.video import ClipError
-from driver.batch import StopBatch
 from driver.outputs import safe_name
 
 
@@ -178,10 +177,6 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_status(args)
         if args.verb == "batch":
             return cmd_batch(args)
-    except StopBatch as e:
-        for line in str(e).splitlines():
-            print(f"driver {args.verb}: {line}", file=sys.stderr)
-        return 1
     except (ClipError, RecipeError, UsageError, ValueError) as e:
         for line in str(e).splitlines():
             print(f"driver {args.verb}: {line}", file=sys.stderr)

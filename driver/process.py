@@ -23,6 +23,18 @@ class Processed:
     frames_dir: Path | None
 
 
+def write_sheet(result: pipeline.SheetResult, webp: Path, js: Path,
+                backup_root: Path) -> Path | None:
+    """Write a sheet's WebP and JSON atomically; an older pair is moved under
+    backup_root/_actions_old/ first. Returns the backup folder, if anything was moved."""
+    webp_bytes = encode_webp(result.rgba)  # before touching any file: a failure writes nothing
+    webp.parent.mkdir(parents=True, exist_ok=True)
+    backup = back_up([webp, js], backup_root)
+    write_atomic(webp, webp_bytes)
+    write_atomic(js, json_bytes(result.meta))
+    return backup
+
+
 def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: str,
             character: str = "character", cell_height: int = 300, max_width: int = 8000,
             keep_frames: bool = False, backup_root: Path | None = None) -> Processed:
@@ -31,12 +43,8 @@ def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: s
     result = pipeline.process_clip(clip, action, recipe, character=character,
                                    cell_height=cell_height, max_width=max_width,
                                    image_name=f"{stem}.webp")
-    webp_bytes = encode_webp(result.rgba)
-    out_dir.mkdir(parents=True, exist_ok=True)
     webp, js = out_dir / f"{stem}.webp", out_dir / f"{stem}.json"
-    backup = back_up([webp, js], backup_root or out_dir)
-    write_atomic(webp, webp_bytes)
-    write_atomic(js, json_bytes(result.meta))
+    backup = write_sheet(result, webp, js, backup_root or out_dir)
     frames_dir = None
     if keep_frames:
         frames_dir = new_folder(out_dir / "_frames", stem)

@@ -17,9 +17,6 @@ from service.config import ConfigError, resolve
 from service.manager import Exit, Result
 from service.process import who_holds
 
-VERBS = ("setup", "start", "status", "stop", "restart", "free", "idle", "switch", "stacks",
-         "logs", "who-holds", "link-pack")
-
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)

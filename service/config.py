@@ -27,7 +27,6 @@ from service.embedded import default_embedded
 Placement = Literal["resident", "streaming", "phased", "auto", "none"]
 
 DEFAULT_CONFIG_FILE = Path.home() / ".config" / "h3sprite" / "service.yaml"
-ENV_PREFIX = "H3SPRITE_"
 # setting name -> environment variable (all strings; pydantic converts)
 ENV_VARS = {
     "comfyui": "H3SPRITE_COMFYUI",
