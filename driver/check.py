@@ -10,7 +10,7 @@ import numpy as np
 
 from comfy_nodes.core.greenscreen import PortraitError, load_portrait
 from driver.joblist import JoblistError, Loaded
-from driver.workflow import KNOWN_PACKS, Workflow, WorkflowError
+from driver.workflow import H3_CORE_CLASSES, KNOWN_PACKS, Workflow, WorkflowError
 
 MIN_PORTRAIT_SIDE = 32
 GGUF_REASON = {
@@ -53,6 +53,13 @@ def check(job: Loaded) -> list[str]:
                 job.recipe(cid, action)
             except JoblistError as e:
                 problems.append(str(e))
+    known = set(job.spec.actions) | {a for c in job.spec.characters for a in job.actions_of(c)}
+    settings = [("loop_closure", job.spec.loop_closure)] + [
+        (f"characters.{c}.loop_closure", ch.loop_closure) for c, ch in job.spec.characters.items()]
+    for where, setting in settings:
+        if isinstance(setting, dict) and set(setting) - known:
+            problems.append(f"{job.path}: {where} names {', '.join(sorted(set(setting) - known))}"
+                            f", not an action of this joblist ({', '.join(sorted(known))})")
     try:
         wf = Workflow.load(job.workflow)
     except WorkflowError as e:
@@ -62,6 +69,11 @@ def check(job: Loaded) -> list[str]:
     if missing:
         problems.append(f"workflow {job.workflow} lacks marker(s) {', '.join(missing)} in its "
                         "node titles")
+    keyframe = wf.keyframe_problem()
+    if keyframe:
+        problems.append(keyframe)
+    elif job.loop_closure_wanted() and (closure := wf.loop_closure_problem()):
+        problems.append(closure)
     marks = wf.markers()
     for target in job.spec.overrides:
         if target not in wf.graph and target not in marks:
@@ -80,18 +92,28 @@ def preflight(job: Loaded, client, n_jobs: int) -> list[str]:
     wf = Workflow.load(job.workflow)
     info = client.object_info()
     missing = sorted(wf.class_types() - set(info))
+    version = client.comfyui_version() if missing else ""
     for cls in missing:
-        pack = KNOWN_PACKS.get(cls)
-        problems.append(f"server {client.base_url} lacks node class {cls}"
-                        f"{' (from ' + pack + ')' if pack else ''}")
+        if cls in H3_CORE_CLASSES:
+            problems.append(f"{cls}: not in this ComfyUI ({version}) at {client.base_url}; H3 "
+                            "needs a ComfyUI with native H3 nodes (update ComfyUI)")
+        elif cls in KNOWN_PACKS:
+            problems.append(f"{cls}: not in ComfyUI at {client.base_url}; it comes from "
+                            f"{KNOWN_PACKS[cls]}: install it into custom_nodes")
+        else:
+            problems.append(f"{cls}: not in ComfyUI at {client.base_url} (a node pack the "
+                            "workflow needs is not installed)")
+    if job.loop_closure_wanted() and (closure := wf.loop_closure_problem(info)):
+        problems.append(closure)
     listed: dict[str, list[str] | None] = {}
     for folder, name, node_id in wf.model_files():
         if folder not in listed:
             listed[folder] = client.models(folder)
         files = listed[folder]
         if files is not None and name not in files:
-            problems.append(f"server {client.base_url} has no {folder}/{name} (workflow node "
-                            f"{node_id}); put the file in ComfyUI's models/{folder}")
+            problems.append(f"model file missing: {name} in models/{folder} (workflow node "
+                            f"{node_id}, server {client.base_url}); `comfy_service models` "
+                            "fetches the official files")
     job.out.mkdir(parents=True, exist_ok=True)
     free = shutil.disk_usage(job.out).free
     need = 200 * 2**20 + n_jobs * 20 * 2**20  # clips ~2-10 MB, sheets ~1 MB, logs

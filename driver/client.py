@@ -85,6 +85,11 @@ class ComfyClient:
     def object_info(self) -> dict:
         return self._get("/object_info")
 
+    def comfyui_version(self) -> str:
+        """The server's ComfyUI version, from /system_stats ("unknown" when not said)."""
+        stats = self._get("/system_stats")
+        return str(stats.get("system", {}).get("comfyui_version") or "unknown")
+
     def models(self, folder: str) -> list[str] | None:
         try:
             resp = self.http.request("GET", f"/models/{folder}")

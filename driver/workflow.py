@@ -10,6 +10,10 @@ titles (several markers may share one title, with other words around them):
     @seed      its `seed` (or `noise_seed`) input
     @clip      the video-saving node: its `filename_prefix` gets a per-job prefix
     @action    optional: its `action` input gets the action name (Preview Motion)
+
+The video node needs no marker: it is the node whose `first_frame` input is linked (to the
+prepared portrait). Loop closure links the same source to its `last_frame` as well, so the
+clip must come back to its first pose.
 """
 
 from __future__ import annotations
@@ -36,12 +40,16 @@ MODEL_INPUTS = {
     ("VAELoader", "vae_name"): "vae",
     ("CheckpointLoaderSimple", "ckpt_name"): "checkpoints",
 }
-# Node classes not in core ComfyUI, and the pack that provides them.
+# Node classes not in every ComfyUI, and where they come from (for preflight's messages).
 KNOWN_PACKS = {
-    "MiniMaxLowVRAMAttention": "ComfyUI-KJNodes",
-    "MiniMaxChunkFeedForward": "ComfyUI-KJNodes",
-    "MiniMaxH3FirstLastFrameToVideo": "the H3 (FL2VA) nodes of your ComfyUI build",
+    "MiniMaxLowVRAMAttention": "the ComfyUI-KJNodes pack (kijai/ComfyUI-KJNodes)",
+    "MiniMaxChunkFeedForward": "the ComfyUI-KJNodes pack (kijai/ComfyUI-KJNodes)",
 }
+# Native in ComfyUI core since H3 support landed (after the 0.3.75 we embed).
+H3_CORE_CLASSES = ("MiniMaxH3ImageToVideo",)
+FIRST_FRAME, LAST_FRAME = "first_frame", "last_frame"
+# Classes known to take a last_frame (preflight asks the server about any other).
+LAST_FRAME_CLASSES = ("MiniMaxH3ImageToVideo", "H3Sprite_PreviewMotion")
 
 
 class WorkflowError(ValueError):
@@ -87,6 +95,52 @@ class Workflow:
     def class_types(self) -> set[str]:
         return {n["class_type"] for n in self.graph.values()}
 
+    def keyframe_nodes(self) -> list[str]:
+        """Ids of the nodes whose `first_frame` input is linked (the video node)."""
+        return [nid for nid, node in self.graph.items()
+                if isinstance(node["inputs"].get(FIRST_FRAME), list)]
+
+    def _upstream(self, node_id: str) -> set[str]:
+        seen: set[str] = set()
+        todo = [node_id]
+        while todo:
+            nid = todo.pop()
+            for v in self.graph.get(nid, {}).get("inputs", {}).values():
+                if isinstance(v, list) and v and str(v[0]) not in seen:
+                    seen.add(str(v[0]))
+                    todo.append(str(v[0]))
+        return seen
+
+    def keyframe_problem(self) -> str | None:
+        """Why the portrait does not reach a video node's first_frame, or None."""
+        portraits = self.markers().get("@portrait", [])
+        nodes = self.keyframe_nodes()
+        if not nodes:
+            return (f"workflow {self.path} has no node with a linked {FIRST_FRAME} input: "
+                    f"connect the prepared portrait to the video node's {FIRST_FRAME}")
+        if portraits and not any(set(portraits) & self._upstream(n) for n in nodes):
+            return (f"workflow {self.path}: the {FIRST_FRAME} of node(s) "
+                    f"{', '.join(nodes)} does not come from the @portrait node: connect "
+                    "the prepared portrait to it")
+        return None
+
+    def loop_closure_problem(self, info: dict | None = None) -> str | None:
+        """Why loop closure cannot be bound, or None. Without the server's /object_info
+        only known classes (or a last_frame already in the graph) count as able."""
+        for nid in self.keyframe_nodes():
+            node = self.graph[nid]
+            cls = node["class_type"]
+            if LAST_FRAME in node["inputs"] or cls in LAST_FRAME_CLASSES:
+                return None
+            if info is None or cls not in info:
+                return None  # cannot tell here: offline, or the class itself is missing
+            spec = info[cls].get("input", {})
+            if LAST_FRAME in {**spec.get("required", {}), **spec.get("optional", {})}:
+                return None
+        return (f"loop_closure is on but workflow {self.path} has no video node with a "
+                f"{LAST_FRAME} input (node(s) {', '.join(self.keyframe_nodes()) or 'none'}): "
+                "set loop_closure: false or use a graph whose video node takes last_frame")
+
     def model_files(self) -> list[tuple[str, str, str]]:
         """(folder, file name, node id) of every model file the graph names."""
         out = []
@@ -98,8 +152,10 @@ class Workflow:
         return out
 
     def bind(self, *, portrait: str, prompt: str, seconds: float, size: tuple[int, int],
-             seed: int, clip_prefix: str, action: str | None = None) -> dict:
-        """A copy of the graph with the job's values set at the marked nodes."""
+             seed: int, clip_prefix: str, action: str | None = None,
+             loop_closure: bool = False) -> dict:
+        """A copy of the graph with the job's values set at the marked nodes; with
+        `loop_closure`, the first frame is also the last (the clip must return to it)."""
         missing = self.missing_markers()
         if missing:
             raise WorkflowError(f"workflow {self.path} lacks marker(s) {', '.join(missing)}: "
@@ -145,4 +201,10 @@ class Workflow:
             for _, inputs in each("@action"):
                 if "action" in inputs:
                     inputs["action"] = action
+        if loop_closure:
+            problem = self.keyframe_problem() or self.loop_closure_problem()
+            if problem:
+                raise WorkflowError(problem)
+            for nid in self.keyframe_nodes():
+                g[nid]["inputs"][LAST_FRAME] = list(g[nid]["inputs"][FIRST_FRAME])
         return g

@@ -1,8 +1,14 @@
 """Write UI-format copies of workflows/*.json into comfy_nodes/example_workflows/, so they
-show in ComfyUI's template browser. Widget order comes from a running server's /object_info
-(nodes it lacks keep their inputs' file order).
+show in ComfyUI's template browser. Widget order comes from a server's /object_info (nodes it
+lacks keep their inputs' file order). Node titles are the API graph's: readable words that
+keep the driver's markers ("Portrait @portrait").
 
+    .venv/bin/python scripts/export_ui_workflows.py            # starts the embedded ComfyUI
     .venv/bin/python scripts/export_ui_workflows.py --url http://127.0.0.1:8188
+
+Without --url it starts the embedded ComfyUI on a free port with our pack and the test-only
+schemas of the H3 and KJNodes nodes that 0.3.75 lacks (tests/h3_schemas), so every node of
+h3_sprite.json gets its real widget order; the tests compare against the same.
 """
 
 from __future__ import annotations
@@ -105,11 +111,43 @@ def to_ui(graph: dict, info: dict) -> dict:
             "links": links, "groups": [], "config": {}, "extra": {}, "version": 0.4}
 
 
+def _info_from_embedded() -> dict:
+    """/object_info of a throw-away embedded server with the pack and the H3 test schemas."""
+    import socket
+    import sys
+    import tempfile
+
+    sys.path.insert(0, str(REPO))
+    from service import manager
+    from service.config import resolve
+
+    with tempfile.TemporaryDirectory(prefix="h3sprite-export-") as tmp, socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        base = Path(tmp) / "base"
+        (base / "custom_nodes").mkdir(parents=True)
+        (base / "custom_nodes" / "h3_test_schemas").symlink_to(REPO / "tests" / "h3_schemas")
+        cfg = resolve({"port": port, "state_dir": Path(tmp) / "state",
+                       "extra_args": ["--base-directory", str(base),
+                                      "--database-url", "sqlite:///:memory:"]})
+        res = manager.start(cfg)
+        if res.code != manager.Exit.OK:
+            raise SystemExit(f"export: could not start the embedded ComfyUI: {res.message}")
+        try:
+            return requests.get(f"http://127.0.0.1:{port}/object_info", timeout=60).json()
+        finally:
+            manager.stop(cfg)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--url", default="http://127.0.0.1:8188")
+    ap.add_argument("--url", help="a running ComfyUI with our pack (default: start one)")
     args = ap.parse_args()
-    info = requests.get(f"{args.url}/object_info", timeout=30).json()
+    if args.url:
+        info = requests.get(f"{args.url}/object_info", timeout=30).json()
+    else:
+        info = _info_from_embedded()
     out = REPO / "comfy_nodes" / "example_workflows"
     out.mkdir(exist_ok=True)
     for name in ("preview", "h3_sprite"):

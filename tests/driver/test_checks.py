@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 
+import requests
 import yaml
 
 from tests.conftest import REPO, free_port, run_cli
@@ -87,22 +90,68 @@ def test_escaping_names_and_missing_markers(tmp_path):
 def test_gguf_model_is_refused_with_the_reason(tmp_path):
     wf = tmp_path / "wf.json"
     wf.write_text((REPO / "workflows" / "h3_sprite.json").read_text().replace(
-        "minimax_h3_convrot_int4_int8.safetensors", "h3-Q4_K_M.gguf"))
+        "minimax_h3_fl2va_pruned_int8_convrot.safetensors", "h3-Q4_K_M.gguf"))
     path = _joblist(tmp_path, workflow=str(wf))
     res = run_cli("driver", "check", str(path))
     assert res.code == 1 and "h3-Q4_K_M.gguf" in res.err and "Unknown model architecture" in \
         res.err
 
 
-def test_missing_node_classes_are_named_by_preflight(tmp_path, comfy_server):
-    """The production workflow on the CPU server: preflight names the missing node classes
-    and packs, and the missing model files, and submits nothing."""
+def test_missing_h3_pieces_are_named_by_preflight(tmp_path, comfy_server):
+    """The production workflow on the plain CPU server (0.3.75, no H3, no KJNodes, no model
+    files): preflight names the H3 class and why, each KJNodes class with its pack, and each
+    official model file with its folder; nothing is submitted."""
     path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"),
                     server={"url": f"http://127.0.0.1:{comfy_server.port}"})
     res = run_cli("driver", "batch", str(path))
-    assert res.code == 1
-    assert "lacks node class MiniMaxLowVRAMAttention (from ComfyUI-KJNodes)" in res.err
-    assert "diffusion_models/minimax_h3_convrot_int4_int8.safetensors" in res.err
+    assert res.code == 1 and "Traceback" not in res.err
+    assert re.search(r"MiniMaxH3ImageToVideo: not in this ComfyUI \(0\.3\.75\).*H3 needs a "
+                     r"ComfyUI with native H3 nodes", res.err)
+    for cls in ("MiniMaxLowVRAMAttention", "MiniMaxChunkFeedForward"):
+        assert re.search(cls + r": not in ComfyUI .* ComfyUI-KJNodes", res.err), cls
+    for folder, name in [
+            ("diffusion_models", "minimax_h3_fl2va_pruned_int8_convrot.safetensors"),
+            ("loras", "minimax_h3_fl2v_turbo_8step_v1.0_comfyui_bf16.safetensors"),
+            ("text_encoders", "qwen3vl_32b_minimax_h3_nvfp4_awq.safetensors"),
+            ("vae", "minimax_h3_video_vae_int8_convrot.safetensors")]:
+        assert f"model file missing: {name} in models/{folder}" in res.err, name
+    assert "prompt_id" not in res.out
+
+
+def test_graph_without_first_frame_is_refused(tmp_path):
+    """A graph whose video node has no first_frame from the portrait: one line, exit 1."""
+    wf = tmp_path / "wf.json"
+    graph = json.loads((REPO / "workflows" / "preview.json").read_text())
+    motion = next(n for n in graph.values() if n["class_type"] == "H3Sprite_PreviewMotion")
+    motion["inputs"]["image"] = motion["inputs"].pop("first_frame")
+    wf.write_text(json.dumps(graph))
+    res = run_cli("driver", "check", str(_joblist(tmp_path, workflow=str(wf))))
+    assert res.code == 1 and "Traceback" not in res.err
+    assert "no node with a linked first_frame input" in res.err
+
+
+def test_loop_closure_needs_a_last_frame_input(tmp_path, comfy_server):
+    """Loop closure asked of a graph whose video node takes no last_frame (a real 0.3.75 node
+    with first_frame only): preflight says so in one line and exits 1."""
+    wf = tmp_path / "wf.json"
+    graph = json.loads((REPO / "workflows" / "preview.json").read_text())
+    info = requests.get(f"http://127.0.0.1:{comfy_server.port}/object_info",
+                        timeout=30).json()
+    # Any server class with a first_frame but no last_frame input will do.
+    cls = next(c for c, spec in info.items()
+               if "first_frame" in {**spec["input"].get("required", {}),
+                                    **spec["input"].get("optional", {})}
+               and "last_frame" not in {**spec["input"].get("required", {}),
+                                        **spec["input"].get("optional", {})})
+    motion = next(n for n in graph.values() if n["class_type"] == "H3Sprite_PreviewMotion")
+    motion["class_type"] = cls
+    wf.write_text(json.dumps(graph))
+    path = _joblist(tmp_path, workflow=str(wf), loop_closure=True,
+                    server={"url": f"http://127.0.0.1:{comfy_server.port}"})
+    res = run_cli("driver", "batch", str(path))
+    assert res.code == 1 and "Traceback" not in res.err
+    lines = [ln for ln in res.err.splitlines() if "loop_closure" in ln]
+    assert len(lines) == 1 and "no video node with a last_frame input" in lines[0]
 
 
 def test_port_taken_by_another_program_names_the_setting(tmp_path):

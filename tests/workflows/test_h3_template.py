@@ -1,0 +1,258 @@
+"""workflows/h3_sprite.json against the ground truth: ComfyUI's own MiniMax H3 template
+(comfyui-workflow-templates-json, pinned in the dev extras) and the real embedded ComfyUI,
+which validates the bound graph with test-only schemas for the nodes 0.3.75 lacks."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+import requests
+
+from driver.client import ComfyClient, ExecutionFailed
+from driver.workflow import Workflow
+from service import manager
+from service.config import resolve
+from tests.conftest import REPO, free_port
+from tests.driver.conftest import draw_portrait
+from tests.h3_schemas.schemas import KJNODES, SCHEMAS
+
+WORKFLOW = REPO / "workflows" / "h3_sprite.json"
+PREFIX = "H3Sprite_"
+LOADERS = ("UNETLoader", "LoraLoaderModelOnly", "CLIPLoader", "VAELoader")
+# What ComfyUI 0.3.75 itself rejects in the production graph because it predates H3, each
+# with its reason. The test asserts that exactly these are rejected and nothing else.
+EXPECTED_REJECTIONS = {
+    ("CLIPLoader", "type", "value_not_in_list"):
+        "0.3.75's CLIPLoader type list has no 'minimax' (H3's text encoder type)",
+}
+
+
+def _template() -> dict:
+    path = resources.files("comfyui_workflow_templates_json") / "templates" / \
+        "video_minimax_h3_i2v.json"
+    return json.loads(path.read_text())
+
+
+def _template_nodes(tpl: dict) -> dict[str, dict]:
+    """class -> {inputs: {name: type}, widgets: {name: value}, outputs: [type]} over the
+    template's top level and its subgraph (the same class's nodes merged)."""
+    nodes = list(tpl["nodes"])
+    for sg in tpl.get("definitions", {}).get("subgraphs", []):
+        nodes += sg["nodes"]
+    out: dict[str, dict] = {}
+    for n in nodes:
+        entry = out.setdefault(n["type"], {"inputs": {}, "widgets": {}, "outputs": []})
+        for i in n.get("inputs", []):
+            entry["inputs"][i["name"]] = i["type"]
+        entry["widgets"].update(n.get("widgets_values_named") or {})
+        if not entry["outputs"]:
+            entry["outputs"] = [o["type"] for o in n.get("outputs", [])]
+    return out
+
+
+def _graph() -> dict:
+    return json.loads(WORKFLOW.read_text())
+
+
+# ------------------------------------------------------------- structure ---
+
+def test_every_class_is_official_ours_or_kjnodes():
+    tpl = _template_nodes(_template())
+    for nid, node in _graph().items():
+        cls = node["class_type"]
+        assert cls in tpl or cls.startswith(PREFIX) or cls in KJNODES, (nid, cls)
+    assert "MiniMaxH3ImageToVideo" in tpl  # the template is the one we think it is
+
+
+def test_every_input_we_set_exists_on_that_node():
+    """Template classes: in the template's inputs or named widgets; KJNodes: in its
+    schema. (Our own nodes are checked by the real server below.)"""
+    tpl = _template_nodes(_template())
+    for nid, node in _graph().items():
+        cls = node["class_type"]
+        if cls in tpl:
+            known = set(tpl[cls]["inputs"]) | set(tpl[cls]["widgets"])
+        elif cls in KJNODES:
+            known = {name for name, _, _ in SCHEMAS[cls]["inputs"]}
+        else:
+            continue
+        assert set(node["inputs"]) <= known, (nid, cls, set(node["inputs"]) - known)
+
+
+def test_link_types_match_the_template():
+    """Every link between official/KJNodes nodes carries the type both ends declare."""
+    tpl = _template_nodes(_template())
+    kj = {c: {"inputs": {n: t for n, t, _ in SCHEMAS[c]["inputs"]},
+              "outputs": [t for t, _ in SCHEMAS[c]["outputs"]]} for c in KJNODES}
+    known = {**tpl, **kj}
+    graph = _graph()
+    checked = 0
+    for nid, node in graph.items():
+        for name, v in node["inputs"].items():
+            if not isinstance(v, list):
+                continue
+            src = graph[v[0]]["class_type"]
+            if node["class_type"] not in known or src not in known:
+                continue
+            want = known[node["class_type"]]["inputs"][name]
+            got = known[src]["outputs"][v[1]]
+            assert got == want, (nid, name, src, got, want)
+            checked += 1
+    assert checked >= 14
+
+
+def test_official_settings_and_files():
+    """CLIPLoader type minimax, the official file names, the template's sampler chain."""
+    tpl = _template_nodes(_template())
+    by_class: dict[str, list[dict]] = {}
+    for node in _graph().values():
+        by_class.setdefault(node["class_type"], []).append(node["inputs"])
+    clip = by_class["CLIPLoader"][0]
+    assert clip["type"] == "minimax" and clip["device"] == "cpu"  # the field notes' choice
+    for cls, key in [("UNETLoader", "unet_name"), ("LoraLoaderModelOnly", "lora_name"),
+                     ("CLIPLoader", "clip_name"), ("KSamplerSelect", "sampler_name")]:
+        assert by_class[cls][0][key] == tpl[cls]["widgets"][key], cls
+    assert by_class["VAELoader"][0]["vae_name"] == "minimax_h3_video_vae_int8_convrot.safetensors"
+    assert by_class["BasicScheduler"][0]["scheduler"] == tpl["BasicScheduler"]["widgets"][
+        "scheduler"]
+    assert by_class["BasicScheduler"][0]["steps"] == 8  # the 8-step turbo LoRA
+    assert by_class["CreateVideo"][0]["fps"] == tpl["CreateVideo"]["widgets"]["fps"] == 24
+    assert "VAEDecodeAudio" not in by_class  # sprites need no sound
+    h3 = by_class["MiniMaxH3ImageToVideo"][0]
+    assert isinstance(h3["prompt"], str) and isinstance(h3["first_frame"], list)
+    assert "CLIPTextEncode" not in by_class
+
+
+def test_markers_drive_the_official_inputs(tmp_path):
+    """@prompt lands in MiniMaxH3ImageToVideo.prompt, @seed in RandomNoise.noise_seed; loop
+    closure links the first frame's source to last_frame too."""
+    wf = Workflow.load(WORKFLOW)
+    g = wf.bind(portrait="p.png", prompt="walks", seconds=2.0, size=(608, 352), seed=77,
+                clip_prefix="x/y", loop_closure=True)
+    h3 = next(n for n in g.values() if n["class_type"] == "MiniMaxH3ImageToVideo")
+    assert h3["inputs"]["prompt"] == "walks"
+    assert h3["inputs"]["last_frame"] == h3["inputs"]["first_frame"]
+    noise = next(n for n in g.values() if n["class_type"] == "RandomNoise")
+    assert noise["inputs"]["noise_seed"] == 77
+    plain = wf.bind(portrait="p.png", prompt="walks", seconds=2.0, size=(608, 352), seed=77,
+                    clip_prefix="x/y")
+    assert "last_frame" not in next(n for n in plain.values()
+                                    if n["class_type"] == "MiniMaxH3ImageToVideo")["inputs"]
+
+
+# ------------------------------------------------------- the real server ---
+
+@pytest.fixture(scope="module")
+def schema_server(tmp_path_factory, embedded_ready):
+    """The embedded ComfyUI 0.3.75 with our pack, the test-only schema module in its
+    custom_nodes, and placeholder files under the official names in its model folders."""
+    root = tmp_path_factory.mktemp("h3_schemas")
+    base = root / "base"
+    (base / "custom_nodes").mkdir(parents=True)
+    (base / "custom_nodes" / "h3_test_schemas").symlink_to(REPO / "tests" / "h3_schemas")
+    for folder, name, _ in Workflow.load(WORKFLOW).model_files():
+        (base / "models" / folder).mkdir(parents=True, exist_ok=True)
+        (base / "models" / folder / name).write_bytes(b"placeholder, not a model\n")
+    cfg = resolve({"port": free_port(), "state_dir": root / "state",
+                   "extra_args": ["--base-directory", str(base),
+                                  "--database-url", "sqlite:///:memory:"]})
+    res = manager.start(cfg)
+    if res.code != manager.Exit.OK:
+        pytest.fail(f"could not start the embedded ComfyUI: {res.message}\n{res.detail}")
+    yield cfg, root
+    manager.stop(cfg)
+
+
+def _bound(client: ComfyClient, root: Path, loop_closure: bool) -> dict:
+    draw_portrait(root / "hero.png", "hero")
+    name = client.upload(root / "hero.png", "hero.png")
+    return Workflow.load(WORKFLOW).bind(
+        portrait=name, prompt="a knight walks in place", seconds=0.7, size=(448, 448), seed=5,
+        clip_prefix="h3sprite/test/h3", action="walk", loop_closure=loop_closure)
+
+
+def _rejections(base_url: str, graph: dict) -> set[tuple[str, str, str]]:
+    resp = requests.post(f"{base_url}/prompt", json={"prompt": graph}, timeout=30)
+    if resp.status_code == 200:
+        return set()
+    body = resp.json()
+    out = set()
+    for ne in body.get("node_errors", {}).values():
+        for e in ne["errors"]:
+            out.add((ne["class_type"], e.get("extra_info", {}).get("input_name", ""),
+                     e["type"]))
+    assert out, body  # a refusal without node errors would be a different failure
+    return out
+
+
+@pytest.mark.parametrize("loop_closure", [False, True])
+def test_real_comfyui_rejects_only_what_predates_h3(schema_server, loop_closure):
+    """POST /prompt of the bound production graph: the only rejections are the expected
+    ones (named above, with their reason); every other node and link is accepted."""
+    cfg, root = schema_server
+    base_url = f"http://127.0.0.1:{cfg.port}"
+    graph = _bound(ComfyClient(base_url), root, loop_closure)
+    assert _rejections(base_url, graph) == set(EXPECTED_REJECTIONS)
+
+
+def test_accepted_graph_fails_exactly_at_a_placeholder_model(schema_server):
+    """With the expected rejections set to values 0.3.75 accepts, the graph is accepted and
+    the run stops at loading a placeholder model file, not anywhere before."""
+    cfg, root = schema_server
+    base_url = f"http://127.0.0.1:{cfg.port}"
+    client = ComfyClient(base_url)
+    graph = _bound(client, root, loop_closure=True)
+    info = client.object_info()
+    for cls, name, _ in EXPECTED_REJECTIONS:
+        for node in graph.values():
+            if node["class_type"] == cls:
+                node["inputs"][name] = info[cls]["input"]["required"][name][0][0]
+    assert _rejections(base_url, graph) == set()
+    with pytest.raises(ExecutionFailed) as err:
+        client.run(graph, idle_timeout=120)
+    assert err.value.node_type in LOADERS, str(err.value)
+    assert "safetensors" in str(err.value).lower()  # the placeholder's header, nothing else
+    loader_ids = {nid for _, _, nid in Workflow.load(WORKFLOW).model_files()}
+    node_id = re.search(r"\(node (\w+)\)", str(err.value)).group(1)
+    assert node_id in loader_ids
+
+
+def test_link_types_by_the_server(schema_server):
+    """Every link's source output type is what its target input declares, per the server's
+    /object_info (our pack, core 0.3.75 and the test schemas)."""
+    cfg, _ = schema_server
+    info = ComfyClient(f"http://127.0.0.1:{cfg.port}").object_info()
+    graph = _graph()
+    for nid, node in graph.items():
+        spec = info[node["class_type"]]["input"]
+        declared = {**spec.get("required", {}), **spec.get("optional", {})}
+        for name, v in node["inputs"].items():
+            assert name in declared, (nid, node["class_type"], name)
+            if isinstance(v, list):
+                out_type = info[graph[v[0]]["class_type"]]["output"][v[1]]
+                assert out_type == declared[name][0], (nid, name, out_type, declared[name][0])
+
+
+def test_ui_copy_is_in_sync(schema_server):
+    """comfy_nodes/example_workflows/h3sprite_h3_sprite.json is what
+    scripts/export_ui_workflows.py makes of h3_sprite.json with the full schemas."""
+    cfg, _ = schema_server
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        from export_ui_workflows import to_ui
+    finally:
+        sys.path.pop(0)
+    info = ComfyClient(f"http://127.0.0.1:{cfg.port}").object_info()
+    committed = json.loads(
+        (REPO / "comfy_nodes" / "example_workflows" / "h3sprite_h3_sprite.json").read_text())
+    assert to_ui(_graph(), info) == committed
+    titles = [n["title"] for n in committed["nodes"]]
+    assert "Portrait @portrait" in titles
+    # Readable titles that keep every marker the driver needs.
+    for marker in Workflow.load(WORKFLOW).markers():
+        assert any(marker in t.split() and t != marker for t in titles), marker
