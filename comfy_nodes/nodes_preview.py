@@ -34,6 +34,9 @@ class PreviewMotion(io.ComfyNode):
                              tooltip="Varies the motion's phase a little"),
                 io.String.Input("prompt", default="", multiline=True, optional=True,
                                 tooltip="Recorded for parity with H3; not interpreted"),
+                io.Image.Input("last_frame", optional=True,
+                               tooltip="Like H3's last_frame: the clip ends on it (loop "
+                                       "closure: give the first frame again)"),
                 io.Float.Input("simulate_seconds", default=0.0, min=0.0, max=600.0,
                                step=0.1, optional=True,
                                tooltip="Take at least this long, like a real generation "
@@ -53,10 +56,11 @@ class PreviewMotion(io.ComfyNode):
 
     @classmethod
     def execute(cls, first_frame, action: str, frames: int, seed: int, prompt: str = "",
-                simulate_seconds: float = 0.0) -> io.NodeOutput:
+                simulate_seconds: float = 0.0, last_frame=None) -> io.NodeOutput:
         start = time.monotonic()
         first = image_to_uint8(first_frame)[0]
-        clip = preview.animate(first, action, frames, seed=seed)
+        last = image_to_uint8(last_frame)[0] if last_frame is not None else None
+        clip = preview.animate(first, action, frames, seed=seed, last=last)
         _wait_interruptibly(start + simulate_seconds)
         return io.NodeOutput(uint8_to_image(clip))
 

@@ -32,7 +32,7 @@ from driver import actions as actions_mod
 from driver.check import check, preflight
 from driver.client import ExecutionFailed, Hung, ServerLost, ValidationFailed, output_files
 from driver.joblist import Loaded
-from driver.jobs import Job, build_jobs, clip_ok, outputs_ok, sha256_file
+from driver.jobs import Job, build_jobs, clip_ok, outputs_ok, sha256_file, what_changed
 from driver.outputs import new_folder, timestamp
 from driver.process import write_sheet
 from driver.server import ServerHandle, ServerUnavailable
@@ -122,7 +122,8 @@ def plan(jobs: list[Job], store: Store, opts: Options) -> list[Planned]:
         elif row.fingerprint == j.fingerprint:
             reason, run = "interrupted before", True
         else:
-            reason, run = "inputs changed", True
+            changed = what_changed(row.meta.get("inputs"), j.inputs)
+            reason, run = f"inputs changed{': ' + changed if changed else ''}", True
         # A clip made from exactly these generation inputs is reused (pitfall 8), unless forced.
         reusable = (run and not opts.force and row is not None
                     and row.gen_fingerprint == j.gen_fingerprint
@@ -211,7 +212,8 @@ class Batch:
             for p in todo:
                 current = p
                 self.store.put(p.job.key, fingerprint=p.job.fingerprint,
-                               gen_fingerprint=p.job.gen_fingerprint, status="running")
+                               gen_fingerprint=p.job.gen_fingerprint, status="running",
+                               meta={"inputs": p.job.inputs})
                 if p.generate:
                     self._maybe_restart()
                     clip, gen = self._generate(p.job)
@@ -294,7 +296,7 @@ class Batch:
                                seconds=seconds,
                                size=size, seed=j.seed,
                                clip_prefix=f"h3sprite/{j.cid}_{j.action}/{j.gen_fingerprint[:8]}",
-                               action=j.action)
+                               action=j.action, loop_closure=j.loop_closure)
         marks = self.workflow.markers()
         for target, values in self.loaded.spec.overrides.items():
             for node_id in marks.get(target, [target]):
@@ -437,7 +439,7 @@ class Batch:
 
     def _fail(self, j: Job, reason: str, attempts: int, prompt_ids: list[str]):
         self.store.put(j.key, status="failed", error=reason, attempts=attempts,
-                       meta={"prompt_ids": prompt_ids})
+                       meta={"prompt_ids": prompt_ids, "inputs": j.inputs})
         with self.lock:
             self.summary.failed.append((j.key, reason))
         self.say(f"FAILED {j.key}: {reason}")
@@ -461,7 +463,8 @@ class Batch:
                                timings={"generation": gen.get("seconds"), "post": post_s},
                                outputs={"webp": str(j.webp), "json": str(j.json),
                                         "clip": str(j.clip_path)},
-                               meta={k: v for k, v in gen.items() if k != "seconds"})
+                               meta={**{k: v for k, v in gen.items() if k != "seconds"},
+                                     "inputs": j.inputs})
                 self._write_actions()
             anim = res.meta["meta"]["animation"]
             grade = anim["loop_grade"] or "one-shot"

@@ -13,6 +13,8 @@
     characters:
       hero: {portrait: portraits/hero.png}
       boar: {portrait: portraits/boar.png, wording: boar, actions: [idle]}
+    loop_closure: false          # true: looping actions end on their first frame (last_frame)
+                                 # or per action {walk: true}; also per character
     out: _out
     work: _work
 
@@ -95,12 +97,19 @@ class SeedSpec(Strict):
     base: int = Field(1234, ge=0, le=2**31 - 1)
 
 
+# Loop closure: the prepared first frame is also H3's last_frame, so the clip must return to
+# its first pose. `true` means every looping action (recipe loop: true); a mapping names
+# actions one by one ({walk: true, attack: true}). Off by default until a GPU run measures it.
+LoopClosure = bool | dict[str, bool]
+
+
 class CharacterSpec(Strict):
     portrait: Path
     wording: str | None = None  # key into the wording table; default: the character id
     actions: list[str] | None = None
     recipes: dict[str, dict[str, Any]] = Field(default_factory=dict)
     seed: int | None = None
+    loop_closure: LoopClosure | None = None  # None: the joblist's setting
 
 
 class Joblist(Strict):
@@ -117,6 +126,7 @@ class Joblist(Strict):
     overrides: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="workflow inputs to set: {node id or @marker: "
                                           "{input: value}}")
+    loop_closure: LoopClosure = False
     out: Path = Path("_out")
     work: Path = Path("_work")
     cell_height: int = Field(300, ge=16, le=2048)
@@ -200,6 +210,21 @@ class Loaded:
     def prompt(self, cid: str, action: str) -> str:
         template = self.spec.prompts.get(action, DEFAULT_PROMPTS.get(action, "{wording}"))
         return template.replace("{wording}", self.wording.get(self.wording_key(cid), ""))
+
+    def loop_closure(self, cid: str, action: str) -> bool:
+        """Whether this job binds the first frame to last_frame too: the character's
+        setting, else the joblist's; `true` counts for looping actions only."""
+        for setting in (self.spec.characters[cid].loop_closure, self.spec.loop_closure):
+            if isinstance(setting, bool):
+                return setting and self.recipe(cid, action).loop
+            if isinstance(setting, dict) and action in setting:
+                return setting[action]
+        return False
+
+    def loop_closure_wanted(self) -> bool:
+        """Whether any job of the joblist asks for loop closure."""
+        return any(self.loop_closure(cid, a) for cid in self.spec.characters
+                   for a in self.actions_of(cid))
 
     def seed(self, cid: str, action: str) -> int:
         ch = self.spec.characters[cid]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
@@ -41,8 +41,10 @@ class Job:
     size: tuple[int, int]
     work_dir: Path
     out_dir: Path
+    loop_closure: bool = False
     gen_fingerprint: str = ""
     fingerprint: str = ""
+    inputs: dict = field(default_factory=dict)  # readable summary, to say what changed
 
     @property
     def key(self) -> str:
@@ -75,18 +77,41 @@ def build_jobs(job: Loaded, workflow_sha: str, models: list[str]) -> list[Job]:
         for action in job.actions_of(cid):
             recipe = job.recipe(cid, action)
             j = Job(cid, action, recipe, pth, job.prompt(cid, action), job.seed(cid, action),
-                    job.size, job.work / f"{cid}_{action}", job.out / cid)
+                    job.size, job.work / f"{cid}_{action}", job.out / cid,
+                    loop_closure=job.loop_closure(cid, action))
             gen = {
                 "portrait": portraits[cid], "prompt": j.prompt, "workflow": workflow_sha,
                 "models": sorted(models), "seed": j.seed, "frames": j.frames,
                 "size": list(j.size), "action": action, "overrides": job.spec.overrides,
+                # Only when on, so that fingerprints made before the option stay valid.
+                **({"loop_closure": True} if j.loop_closure else {}),
             }
             j.gen_fingerprint = _digest(gen)
-            j.fingerprint = _digest({
-                "gen": j.gen_fingerprint, "recipe": recipe.model_dump(), "post": POST_VERSION,
-                "cell_height": job.spec.cell_height, "max_width": job.spec.max_width})
+            post = {"recipe": recipe.model_dump(), "post": POST_VERSION,
+                    "cell_height": job.spec.cell_height, "max_width": job.spec.max_width}
+            j.fingerprint = _digest({"gen": j.gen_fingerprint, **post})
+            j.inputs = {**{k: v for k, v in gen.items() if k != "size"},
+                        "canvas": f"{j.size[0]}x{j.size[1]}",
+                        "loop_closure": j.loop_closure, **post}
             out.append(j)
     return out
+
+
+def what_changed(old: dict | None, new: dict) -> str:
+    """What differs between a job's recorded inputs and today's, in words ("canvas
+    1312x736 -> 1344x768"); empty when nothing was recorded (a store from before)."""
+    if not old:
+        return ""
+    parts = []
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if a == b:
+            continue
+        if key in ("canvas", "frames", "seed", "loop_closure"):
+            parts.append(f"{key} {a} -> {b}")
+        else:
+            parts.append(key)
+    return ", ".join(parts)
 
 
 def clip_ok(path: Path, frames: int) -> bool:

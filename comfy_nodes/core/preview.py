@@ -45,8 +45,14 @@ def _motion(action: str, t: float, span: float) -> dict:
                      f"choose one of {', '.join(ACTIONS)}")
 
 
-def animate(first: np.ndarray, action: str, frames: int, seed: int = 0) -> np.ndarray:
-    """(frames, H, W, 3) uint8; frames[0] is `first` unchanged."""
+def animate(first: np.ndarray, action: str, frames: int, seed: int = 0,
+            last: np.ndarray | None = None) -> np.ndarray:
+    """(frames, H, W, 3) uint8; frames[0] is `first` unchanged. With `last` (H3's
+    last_frame, loop closure), the motion eases into it over the final quarter and the
+    final frame is `last` unchanged."""
+    if last is not None and last.shape != first.shape:
+        raise ValueError(f"last_frame is {last.shape[1]}x{last.shape[0]} but first_frame is "
+                         f"{first.shape[1]}x{first.shape[0]}: give both the same size")
     if action not in ACTIONS:
         _motion(action, 0, 1)
     if frames < 1:
@@ -102,4 +108,18 @@ def animate(first: np.ndarray, action: str, frames: int, seed: int = 0) -> np.nd
             colour = colour * (1 + mo["glow"])
         frame = colour + backdrop * (1 - la)
         out[i] = np.clip(frame + 0.5, 0, 255).astype(np.uint8)
+    if last is not None and frames > 1:
+        _ease_into(out, last)
     return out
+
+
+def _ease_into(out: np.ndarray, last: np.ndarray) -> None:
+    """Blend the final quarter of `out` (at least 2 frames) into `last`, smoothly."""
+    n = len(out)
+    tail = min(n - 1, max(2, n // 4))
+    for j in range(1, tail + 1):
+        i = n - 1 - tail + j
+        k = j / tail
+        k = k * k * (3 - 2 * k)  # smoothstep: no jolt where the blend starts
+        out[i] = np.clip(out[i] * (1 - k) + last.astype(np.float32) * k + 0.5, 0,
+                         255).astype(np.uint8)
