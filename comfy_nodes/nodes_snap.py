@@ -38,8 +38,10 @@ class SnapSize(io.ComfyNode):
             node_id=PREFIX + "SnapSize",
             display_name="Snap Size (×32)",
             category=f"{PACK}/snap",
-            description="Megapixels and aspect -> width and height in multiples of 32, short "
-                        "edge capped at 768 (1:1 at 0.2 MP is 448x448).",
+            description="Megapixels and aspect -> width and height as ComfyUI's Resolution "
+                        "Selector gives them at multiple 32 (a megapixel is 1024x1024; 0.98 "
+                        "MP 16:9 is the official 768p, 1344x768; 1:1 at 0.2 MP is 448x448), "
+                        "short edge capped at 768.",
             search_aliases=["resolution", "canvas", "multiple of 32", "h3 size"],
             inputs=[
                 io.Float.Input("megapixels", default=0.2, min=0.01, max=4.0, step=0.01,
@@ -59,9 +61,11 @@ class SnapSize(io.ComfyNode):
                 custom_height: int) -> io.NodeOutput:
         if aspect == "custom":
             w, h = snap.snap_custom(custom_width, custom_height)
+            text = f"custom {custom_width}×{custom_height} → {w}×{h}"
         else:
             w, h = snap.snap_size(megapixels, aspect)
-        return io.NodeOutput(w, h, ui=ui.PreviewText(f"{w}×{h} ({w * h / 1e6:.2f} MP)"))
+            text = f"{megapixels:g} MP {aspect} → {w}×{h}"
+        return io.NodeOutput(w, h, ui=ui.PreviewText(text))
 
 
 NODES = [SnapLength, SnapSize]

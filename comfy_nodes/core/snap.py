@@ -3,6 +3,10 @@
 From the field notes: `n = max(5, round(seconds*24)); n += (5 - n % 17) % 17`
 (0.7 s -> 22, 1 s -> 39, 1.5 s -> 39, 2 s -> 56, 2.5 s -> 73, 5 s -> 124), and 1:1 at
 0.2 MP is 448x448; the short edge is at most 768 on any local card.
+
+Sizes follow ComfyUI's own Resolution Selector, which H3's official template uses: a
+megapixel is 1024x1024 pixels and each side is rounded to the nearest multiple of 32
+(0.98 MP 16:9 -> 1344x768, the official 768p).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import math
 
 FPS = 24
 SIDE_STEP = 32
+MEGAPIXEL = 1024 * 1024  # ComfyUI's Resolution Selector counts a megapixel so
 MAX_SHORT_EDGE = 768
 ASPECTS = {"1:1": (1, 1), "16:9": (16, 9), "9:16": (9, 16), "4:3": (4, 3), "3:4": (3, 4),
            "21:9": (21, 9)}
@@ -57,18 +62,19 @@ def parse_aspect(aspect: str) -> tuple[float, float]:
 
 
 def snap_size(megapixels: float, aspect: str | tuple[float, float] = "1:1") -> tuple[int, int]:
-    """(width, height), each a multiple of 32, near `megapixels` at `aspect`; short edge <= 768."""
+    """(width, height) as ComfyUI's Resolution Selector gives them at multiple 32
+    (megapixel = 1024x1024, each side to the nearest multiple of 32, Python's round), with
+    the short edge capped at 768."""
     if not math.isfinite(megapixels) or megapixels <= 0:
         raise ValueError(f"megapixels must be positive, got {megapixels!r}")
     aw, ah = parse_aspect(aspect) if isinstance(aspect, str) else aspect
-    pixels = megapixels * 1_000_000
-    width = math.sqrt(pixels * aw / ah)
-    height = width * ah / aw
+    scale = math.sqrt(megapixels * MEGAPIXEL / (aw * ah))
+    width, height = aw * scale, ah * scale
     short = min(width, height)
     if short > MAX_SHORT_EDGE:
         width, height = width * MAX_SHORT_EDGE / short, height * MAX_SHORT_EDGE / short
-    w = max(SIDE_STEP, _round_half_up(width / SIDE_STEP) * SIDE_STEP)
-    h = max(SIDE_STEP, _round_half_up(height / SIDE_STEP) * SIDE_STEP)
+    w = max(SIDE_STEP, round(width / SIDE_STEP) * SIDE_STEP)
+    h = max(SIDE_STEP, round(height / SIDE_STEP) * SIDE_STEP)
     while min(w, h) > MAX_SHORT_EDGE:  # rounding up may cross the cap
         if w <= h:
             w -= SIDE_STEP

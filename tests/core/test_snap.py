@@ -1,6 +1,10 @@
-"""H3's snapping rules, against the table of the field notes."""
+"""H3's snapping rules, against the field notes' table and ComfyUI's official one."""
+
+import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from comfy_nodes.core.snap import (
     is_valid_length,
@@ -38,16 +42,51 @@ def test_snap_length_refuses_nonsense(bad):
         snap_length(bad)
 
 
-@pytest.mark.parametrize("mp, aspect, size", [(0.2, "1:1", (448, 448)),
-                                              (0.2, "16:9", (608, 320)),
-                                              (0.2, "9:16", (320, 608)),
-                                              (2.0, "1:1", (768, 768)),
-                                              (1.0, "16:9", (1344, 736))])
-def test_snap_size(mp, aspect, size):
-    """Sides are multiples of 32 and the short edge is capped at 768."""
-    w, h = snap_size(mp, aspect)
-    assert (w, h) == size
-    assert w % 32 == 0 and h % 32 == 0 and min(w, h) <= 768
+# The Size Settings Reference of ComfyUI's MiniMax H3 template (video_minimax_h3_i2v.json,
+# comfyui-workflow-templates-json 0.1.123), plus 1:1 at 0.2 MP from the field notes.
+OFFICIAL_16_9 = [(0.2, (608, 352)), (0.3, (736, 416)), (0.4, (864, 480)), (0.5, (960, 544)),
+                 (0.6, (1056, 608)), (0.7, (1152, 640)), (0.8, (1216, 672)),
+                 (0.9, (1280, 736)), (0.98, (1344, 768))]
+
+
+@pytest.mark.parametrize("mp, size", OFFICIAL_16_9)
+def test_snap_size_is_the_official_table(mp, size):
+    """Every row of the template's 16:9 table, the official 768p (0.98 MP) among them."""
+    assert snap_size(mp, "16:9") == size
+    assert snap_size(mp, "9:16") == size[::-1]
+
+
+def test_snap_size_square_and_cap():
+    assert snap_size(0.2, "1:1") == (448, 448)
+    assert snap_size(2.0, "1:1") == (768, 768)  # short edge capped at 768
+    assert snap_size(1.0, "16:9") == (1376, 768)
+
+
+@settings(max_examples=300, deadline=None)
+@given(mp=st.floats(0.05, 4.0), aw=st.integers(1, 21), ah=st.integers(1, 21))
+def test_snap_size_rule_properties(mp, aw, ah):
+    """The Resolution Selector's rule: a megapixel is 1024x1024; below the 768 cap each side
+    is the exact side rounded to the nearest multiple of 32; swapping the aspect swaps the
+    sides; the short edge never exceeds 768."""
+    w, h = snap_size(mp, (aw, ah))
+    assert w % 32 == 0 and h % 32 == 0 and w >= 32 and h >= 32
+    assert min(w, h) <= 768
+    assert snap_size(mp, (ah, aw)) == (h, w)
+    scale = math.sqrt(mp * 1024 * 1024 / (aw * ah))
+    exact_w, exact_h = aw * scale, ah * scale
+    if min(exact_w, exact_h) <= 768 - 16:
+        assert abs(w - exact_w) <= 16 + 1e-6 or w == 32
+        assert abs(h - exact_h) <= 16 + 1e-6 or h == 32
+
+
+@settings(max_examples=200, deadline=None)
+@given(mp=st.floats(0.05, 2.0), more=st.floats(1.0, 2.0), aspect=st.sampled_from(["1:1", "16:9",
+                                                                                 "9:16", "4:3"]))
+def test_snap_size_grows_with_megapixels(mp, more, aspect):
+    """More megapixels never give a smaller side."""
+    w1, h1 = snap_size(mp, aspect)
+    w2, h2 = snap_size(mp * more, aspect)
+    assert w2 >= w1 and h2 >= h1
 
 
 def test_snap_size_custom_aspect_and_errors():

@@ -36,6 +36,8 @@ def test_snap_size():
     """1:1 at 0.2 MP is 448x448; custom sizes snap to 32."""
     assert nodes_snap.SnapSize.execute(0.2, "1:1", 0, 0).args == (448, 448)
     assert nodes_snap.SnapSize.execute(0.2, "custom", 450, 250).args == (448, 256)
+    out = nodes_snap.SnapSize.execute(0.98, "16:9", 0, 0)
+    assert out.args == (1344, 768) and _ui_text(out) == "0.98 MP 16:9 → 1344×768"
 
 
 def _portrait_tensors(w=37, h=53):
