@@ -70,7 +70,26 @@ def _parser() -> argparse.ArgumentParser:
                        help="link the node pack into a ComfyUI's custom_nodes")
     s.add_argument("--install-deps", action="store_true",
                    help="also pip-install the pack's packages into ComfyUI's python")
+    _h3_parsers(sub, common)
     return p
+
+
+def _h3_parsers(sub, common: argparse.ArgumentParser) -> None:
+    """`models` and `doctor`: getting a box ready for H3 (service/models.py, doctor.py)."""
+    s = sub.add_parser("models", parents=[common],
+                       help="fetch the H3 workflow's model files into ComfyUI's models/")
+    s.add_argument("--only", nargs="+", metavar="NAME", help="just these files (by name)")
+    s.add_argument("--models-dir", type=Path, help="models folder (default: <comfyui>/models)")
+    s.add_argument("--table", type=Path, help="model table JSON (default: the official files)")
+    s.add_argument("--workflow", type=Path, help="workflow whose files to fetch "
+                                                 "(default: workflows/h3_sprite.json)")
+    s.add_argument("--workers", type=int, default=4, help="files fetched at once")
+    s = sub.add_parser("doctor", parents=[common],
+                       help="is this box ready for an H3 batch? one line per fact, then advice")
+    s.add_argument("--models-dir", type=Path, help="models folder (default: <comfyui>/models)")
+    s.add_argument("--table", type=Path, help="model table JSON (default: the official files)")
+    s.add_argument("--workflow", type=Path, help="workflow to check (default: h3_sprite.json)")
+    s.add_argument("--out", type=Path, default=Path("."), help="where the batch will write")
 
 
 def _config(args: argparse.Namespace):
@@ -101,6 +120,16 @@ def run(args: argparse.Namespace) -> Result:
         names = ", ".join(f"pid {h['pid']} ({h['name']}, {'/'.join(h['how'])})" for h in holders)
         return Result(Exit.OK, f"{args.path} is held by {names}", {"holders": holders})
     cfg = _config(args)
+    if args.verb == "models":
+        from service import models
+
+        return models.run(cfg, models_dir=args.models_dir, table=args.table,
+                          workflow=args.workflow, only=args.only, workers=args.workers)
+    if args.verb == "doctor":
+        from service import doctor
+
+        return doctor.run(cfg, models_dir=args.models_dir, table=args.table,
+                          workflow=args.workflow, out=args.out)
     if args.verb == "start":
         return manager.start(cfg)
     if args.verb == "restart":
@@ -156,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         res = run(args)
     except ConfigError as e:
+        res = Result(Exit.CONFIG, str(e))
+    except ValueError as e:  # ModelError and the like: bad input, named in one line
         res = Result(Exit.CONFIG, str(e))
     except embedded.EmbeddedBuildError as e:
         res = Result(Exit.ERROR, f"setup: {e}")

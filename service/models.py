@@ -1,0 +1,242 @@
+"""`comfy_service models`: fetch the H3 workflow's model files into ComfyUI's models folders.
+
+The table (service/h3_models.json, or --table FILE) says for each file its Hugging Face
+repository and path, its models/ folder and its size. Downloads go through huggingface_hub:
+several files at once, a progress bar each, resumed from the partial download after a cut
+(the field notes lost hours to a single stalled connection), the size checked against the
+hub's metadata and our table, the sha256 where the table has one. A finished file is moved
+into place in one step; a file already in place is never overwritten.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import importlib.util
+import json
+import os
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url
+from huggingface_hub.errors import HfHubHTTPError
+from huggingface_hub.file_download import http_get
+from huggingface_hub.utils import build_hf_headers
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from comfy_nodes.core.names import safe_name
+from service.config import ServiceConfig
+from service.manager import Exit, Result
+
+TABLE = Path(__file__).with_name("h3_models.json")
+DEFAULT_WORKFLOW = Path(__file__).resolve().parent.parent / "workflows" / "h3_sprite.json"
+SIZE_TOLERANCE = 0.01  # the template rounds sizes to 3-4 digits
+STAGING = ".h3sprite-downloads"  # under models/: the partial downloads, resumed next time
+
+
+class ModelError(ValueError):
+    """The table or the request is wrong; the message names the file and the fix."""
+
+
+class ModelFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    file: str
+    folder: str
+    repo: str = Field(pattern=r"^[\w.-]+/[\w.-]+$")
+    path: str
+    size: int = Field(gt=0)
+    size_exact: bool = False
+    sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
+    role: str = ""
+
+    def target(self, models_dir: Path) -> Path:
+        return models_dir / safe_name(self.folder, "model folder") / safe_name(self.file,
+                                                                               "model file")
+
+    def size_words(self) -> str:
+        return f"{'' if self.size_exact else '~'}{human(self.size)}"
+
+
+class FileState(enum.Enum):
+    OK = "ok"
+    MISSING = "missing"
+    EMPTY = "empty"
+    TRUNCATED = "truncated"
+    LARGER = "larger"
+
+
+def human(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.2f} {unit}"
+        n /= 1000
+    raise AssertionError
+
+
+def load_table(path: Path | None = None) -> list[ModelFile]:
+    path = path or TABLE
+    try:
+        data = json.loads(Path(path).read_text())
+        return [ModelFile(**f) for f in data["files"]]
+    except OSError as e:
+        raise ModelError(f"cannot read model table {path}: {e.strerror}") from None
+    except (ValueError, KeyError, TypeError) as e:
+        if isinstance(e, ValidationError):
+            err = e.errors()[0]
+            e = ValueError(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}")
+        raise ModelError(f"model table {path} is not valid ({e}); it is "
+                         "{\"files\": [{file, folder, repo, path, size}, ...]}") from None
+
+
+def workflow_files(workflow: Path) -> set[tuple[str, str]]:
+    """(folder, file) of every model file a workflow names."""
+    from driver.workflow import Workflow, WorkflowError
+
+    try:
+        return {(folder, name) for folder, name, _ in Workflow.load(workflow).model_files()}
+    except WorkflowError as e:
+        raise ModelError(str(e)) from None
+
+
+def select(table: list[ModelFile], workflow: Path, only: Iterable[str] | None) -> list[ModelFile]:
+    """The table's files the workflow needs, or exactly those named by --only."""
+    if only:
+        names = list(only)
+        unknown = [n for n in names if n not in {m.file for m in table}]
+        if unknown:
+            raise ModelError(f"--only {', '.join(unknown)}: not in the model table; known: "
+                             f"{', '.join(m.file for m in table)}")
+        return [m for m in table if m.file in names]
+    wanted = workflow_files(workflow)
+    return [m for m in table if (m.folder, m.file) in wanted]
+
+
+def inspect(mf: ModelFile, models_dir: Path) -> tuple[FileState, int]:
+    """Whether the file is in place with the size we expect (a truncated download is not)."""
+    path = mf.target(models_dir)
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return FileState.MISSING, 0
+    if size == 0:
+        return FileState.EMPTY, 0
+    slack = 0 if mf.size_exact else mf.size * SIZE_TOLERANCE
+    if size < mf.size - slack:
+        return FileState.TRUNCATED, size
+    if size > mf.size + slack:
+        return FileState.LARGER, size
+    return FileState.OK, size
+
+
+@dataclass
+class Outcome:
+    file: ModelFile
+    ok: bool
+    text: str
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 22), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _download(mf: ModelFile, staging: Path) -> Path:
+    """The complete file, under `staging`. Over plain HTTP the partial file is kept there
+    between runs and resumed with a Range request (huggingface_hub >= 1 deletes its own
+    partial files on failure, so a cut 20 GB download would start again from zero); Xet-backed
+    files go through hf_hub_download, whose chunk cache makes a rerun cheap and which fetches
+    chunks in parallel."""
+    meta = get_hf_file_metadata(hf_hub_url(mf.repo, mf.path))
+    if meta.xet_file_data is not None and importlib.util.find_spec("hf_xet") is not None:
+        return Path(hf_hub_download(repo_id=mf.repo, filename=mf.path, local_dir=staging))
+    tag = (meta.etag or "no-etag").strip('"')[:16]
+    part = staging / f"{mf.path}.{tag}.part"
+    part.parent.mkdir(parents=True, exist_ok=True)
+    done = part.stat().st_size if part.exists() else 0
+    if meta.size is not None and done > meta.size:  # our own partial, of another file
+        part.unlink()
+        done = 0
+    if meta.size is None or done < meta.size:
+        with open(part, "ab") as f:
+            http_get(meta.location, f, resume_size=done, headers=build_hf_headers(),
+                     expected_size=meta.size, displayed_filename=mf.file)
+    return part
+
+
+def fetch_one(mf: ModelFile, models_dir: Path) -> Outcome:
+    target = mf.target(models_dir)
+    state, size = inspect(mf, models_dir)
+    if state is FileState.OK:
+        return Outcome(mf, True, f"present: {mf.folder}/{mf.file} ({human(size)})")
+    if state is not FileState.MISSING:
+        return Outcome(mf, False, f"{mf.folder}/{mf.file} is {human(size)}, expected "
+                                  f"{mf.size_words()} ({state.value}): move it away (it is "
+                                  "not overwritten), then run models again")
+    staging = models_dir / STAGING / mf.repo.replace("/", "--")
+    try:
+        got = _download(mf, staging)
+    except (HfHubHTTPError, OSError, ValueError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        return Outcome(mf, False, f"{mf.file}: download from {mf.repo} stopped ({first}); "
+                                  "run models again to resume")
+    except Exception as e:  # the HTTP client's errors, after the library's own retries
+        return Outcome(mf, False, f"{mf.file}: download from {mf.repo} stopped "
+                                  f"({type(e).__name__}: {e}); run models again to resume")
+    actual = got.stat().st_size
+    slack = 0 if mf.size_exact else mf.size * SIZE_TOLERANCE
+    if abs(actual - mf.size) > slack:
+        return Outcome(mf, False, f"{mf.file}: the hub's file is {human(actual)} but the table "
+                                  f"says {mf.size_words()}: check the table (left in {got})")
+    if mf.sha256 and _sha256(got) != mf.sha256:
+        return Outcome(mf, False, f"{mf.file}: sha256 differs from the table's (left in {got})")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():  # appeared meanwhile: never overwrite
+        return Outcome(mf, False, f"{target} appeared during the download; left as it is")
+    os.replace(got, target)
+    return Outcome(mf, True, f"fetched: {mf.folder}/{mf.file} ({human(actual)})")
+
+
+def fetch(files: list[ModelFile], models_dir: Path, workers: int = 4) -> list[Outcome]:
+    """Fetch several files at once (one connection each, each resumable)."""
+    if not files:
+        return []
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(files)))) as pool:
+        return list(pool.map(lambda mf: fetch_one(mf, models_dir), files))
+
+
+def models_dir_of(cfg: ServiceConfig, models_dir: Path | None = None) -> Path:
+    """The models folder ComfyUI reads: given, else <base-directory>/models when the server
+    runs with --base-directory, else <comfyui>/models."""
+    if models_dir is not None:
+        return models_dir
+    if "--base-directory" in cfg.extra_args:
+        i = cfg.extra_args.index("--base-directory")
+        if i + 1 < len(cfg.extra_args):
+            return Path(cfg.extra_args[i + 1]) / "models"
+    return cfg.comfyui / "models"
+
+
+def run(cfg: ServiceConfig, *, models_dir: Path | None, table: Path | None,
+        workflow: Path | None, only: list[str] | None, workers: int) -> Result:
+    folder = models_dir_of(cfg, models_dir)
+    files = select(load_table(table), workflow or DEFAULT_WORKFLOW, only)
+    if not files:
+        return Result(Exit.CONFIG, f"the model table has none of the files of "
+                                   f"{workflow or DEFAULT_WORKFLOW}: give --table or --only")
+    outcomes = fetch(files, folder, workers=workers)
+    lines = [("ok    " if o.ok else "FAIL  ") + o.text for o in outcomes]
+    failed = [o for o in outcomes if not o.ok]
+    data = {"models_dir": str(folder),
+            "files": [{"file": o.file.file, "folder": o.file.folder, "ok": o.ok,
+                       "message": o.text} for o in outcomes]}
+    if failed:
+        return Result(Exit.ERROR, f"{len(failed)} of {len(outcomes)} model file(s) not ready "
+                                  f"in {folder}", data, detail="\n".join(lines))
+    return Result(Exit.OK, f"{len(outcomes)} model file(s) ready in {folder}", data,
+                  detail="\n".join(lines))

@@ -1,0 +1,98 @@
+"""`comfy_service models` against a local server speaking the hub's resolve protocol
+(HF_ENDPOINT): a cut mid-file fails the run with one line, the next run resumes from the
+partial download (a Range request), sizes are checked, nothing in place is overwritten."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from service.models import STAGING
+from tests.conftest import run_cli
+from tests.service.hub import Hub
+
+# huggingface_hub writes in 10 MiB pieces: a cut loses the piece in flight, so the file must
+# be larger than one piece for a partial file to be kept.
+BIG = os.urandom(24_000_000)
+SMALL = os.urandom(120_000)
+
+
+@pytest.fixture
+def setup(tmp_path):
+    hub = Hub({"Org/H3/diffusion_models/big.safetensors": BIG,
+               "other/turbo/small.safetensors": SMALL})
+    url = hub.start()
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"files": [
+        {"file": "big.safetensors", "folder": "diffusion_models", "repo": "Org/H3",
+         "path": "diffusion_models/big.safetensors", "size": len(BIG), "size_exact": True},
+        {"file": "small.safetensors", "folder": "loras", "repo": "other/turbo",
+         "path": "small.safetensors", "size": len(SMALL), "size_exact": True},
+    ]}))
+    wf = tmp_path / "wf.json"
+    wf.write_text(json.dumps({
+        "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "big.safetensors",
+                                                      "weight_dtype": "default"}},
+        "2": {"class_type": "LoraLoaderModelOnly", "inputs": {
+            "model": ["1", 0], "lora_name": "small.safetensors", "strength_model": 1.0}}}))
+    models = tmp_path / "models"
+    env = {"HF_ENDPOINT": url, "HF_HOME": str(tmp_path / "hf"), "HF_HUB_DISABLE_TELEMETRY": "1"}
+
+    def run(*extra: str):
+        return run_cli("service", "models", "--models-dir", str(models), "--table", str(table),
+                       "--workflow", str(wf), *extra, env=env, timeout=120)
+
+    yield hub, models, run
+    hub.stop()
+
+
+def test_cut_download_resumes_on_the_next_run(setup):
+    hub, models, run = setup
+    hub.cut_after, hub.refuse_after_cut = 15_000_000, True
+    res = run("--only", "big.safetensors")
+    assert res.code == 1 and "Traceback" not in res.err
+    assert "big.safetensors: download from Org/H3 stopped" in res.err
+    assert "run models again to resume" in res.err
+    assert not (models / "diffusion_models" / "big.safetensors").exists()
+    partial = [p for p in (models / STAGING).rglob("*") if p.is_file()]
+    assert len(partial) == 1
+    kept = partial[0].stat().st_size
+    assert 0 < kept <= 15_000_000 and partial[0].read_bytes() == BIG[:kept]
+
+    hub.heal()
+    hub.requests.clear()
+    sent_before = hub.bytes_sent
+    res = run()  # the workflow's two files, fetched at once
+    assert res.code == 0, res.err
+    assert (models / "diffusion_models" / "big.safetensors").read_bytes() == BIG
+    assert (models / "loras" / "small.safetensors").read_bytes() == SMALL
+    big_gets = [r for r in hub.requests if r[0] == "GET" and "big" in r[1]]
+    assert [r[2] for r in big_gets] == [f"bytes={kept}-"]  # resumed, not restarted
+    assert hub.bytes_sent - sent_before == len(BIG) - kept + len(SMALL)
+    assert not list((models / STAGING).rglob("*.part"))
+
+    hub.requests.clear()
+    res = run()
+    assert res.code == 0 and res.out.count("present:") == 2
+    assert not [r for r in hub.requests if r[0] == "GET"]
+
+
+def test_file_in_place_with_the_wrong_size_is_named_and_kept(setup):
+    """A 0-byte (or truncated) file in place is named with its size and left untouched."""
+    hub, models, run = setup
+    (models / "loras").mkdir(parents=True)
+    (models / "loras" / "small.safetensors").write_bytes(b"")
+    res = run("--only", "small.safetensors")
+    assert res.code == 1
+    assert "loras/small.safetensors is 0 B, expected 120.00 KB (empty)" in res.err
+    assert (models / "loras" / "small.safetensors").read_bytes() == b""
+    assert not [r for r in hub.requests if r[0] == "GET"]
+
+
+def test_unknown_name_is_one_line(setup):
+    _, _, run = setup
+    res = run("--only", "nope.safetensors")
+    assert res.code == 8 and "nope.safetensors: not in the model table" in res.err
+    assert "Traceback" not in res.err
