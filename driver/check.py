@@ -61,7 +61,7 @@ def check(job: Loaded) -> list[str]:
             problems.append(f"{job.path}: {where} names {', '.join(sorted(set(setting) - known))}"
                             f", not an action of this joblist ({', '.join(sorted(known))})")
     try:
-        wf = Workflow.load(job.workflow)
+        wf = Workflow.load(job.workflow).with_overrides(job.spec.overrides)
     except WorkflowError as e:
         problems.append(str(e))
         return problems
@@ -89,7 +89,7 @@ def check(job: Loaded) -> list[str]:
 def preflight(job: Loaded, client, n_jobs: int) -> list[str]:
     """Against the live server: node classes, model files, free disk."""
     problems: list[str] = []
-    wf = Workflow.load(job.workflow)
+    wf = Workflow.load(job.workflow).with_overrides(job.spec.overrides)
     info = client.object_info()
     missing = sorted(wf.class_types() - set(info))
     version = client.comfyui_version() if missing else ""

@@ -79,6 +79,19 @@ class Workflow:
                                 "node id -> {class_type, inputs})")
         return cls(Path(path), data)
 
+    def with_overrides(self, overrides: dict[str, dict]) -> Workflow:
+        """The graph with a joblist's `overrides` applied ({node id or @marker: {input:
+        value}}), so checks see the model files the jobs will really load."""
+        if not overrides:
+            return self
+        g = copy.deepcopy(self.graph)
+        marks = self.markers()
+        for target, values in overrides.items():
+            for node_id in marks.get(target, [target]):
+                if node_id in g:
+                    g[node_id]["inputs"].update(values)
+        return Workflow(self.path, g)
+
     def markers(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
         for node_id, node in self.graph.items():

@@ -97,6 +97,14 @@ def test_gguf_model_is_refused_with_the_reason(tmp_path):
         res.err
 
 
+def test_checks_see_the_overridden_model_file(tmp_path):
+    """Another quantisation set through the joblist's overrides is what the checks see."""
+    path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"),
+                    overrides={"10": {"unet_name": "h3-Q4_K_M.gguf"}})
+    res = run_cli("driver", "check", str(path))
+    assert res.code == 1 and "workflow node 10 loads h3-Q4_K_M.gguf" in res.err
+
+
 def test_missing_h3_pieces_are_named_by_preflight(tmp_path, comfy_server):
     """The production workflow on the plain CPU server (0.3.75, no H3, no KJNodes, no model
     files): preflight names the H3 class and why, each KJNodes class with its pack, and each
