@@ -225,6 +225,9 @@ def models_dir_of(cfg: ServiceConfig, models_dir: Path | None = None) -> Path:
 def run(cfg: ServiceConfig, *, models_dir: Path | None, table: Path | None,
         workflow: Path | None, only: list[str] | None, workers: int) -> Result:
     folder = models_dir_of(cfg, models_dir)
+    if models_dir is None and not (cfg.comfyui / "main.py").is_file():
+        return Result(Exit.CONFIG, f"no ComfyUI at {cfg.comfyui} (no main.py): give --comfyui "
+                                   "DIR or --models-dir DIR")
     files = select(load_table(table), workflow or DEFAULT_WORKFLOW, only)
     if not files:
         return Result(Exit.CONFIG, f"the model table has none of the files of "

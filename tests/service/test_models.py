@@ -96,3 +96,9 @@ def test_unknown_name_is_one_line(setup):
     res = run("--only", "nope.safetensors")
     assert res.code == 8 and "nope.safetensors: not in the model table" in res.err
     assert "Traceback" not in res.err
+
+
+def test_no_comfyui_folder_is_one_line(tmp_path):
+    res = run_cli("service", "models", "--comfyui", str(tmp_path / "nowhere"), timeout=60)
+    assert res.code == 8 and "no ComfyUI at" in res.err and "--models-dir" in res.err
+    assert not (tmp_path / "nowhere").exists()
