@@ -33,7 +33,7 @@ from service.process import (
     wait_port_free,
 )
 
-PACK_DIR = Path(__file__).resolve().parent.parent / "comfy_nodes"
+PACK_DIR = Path(__file__).resolve().parent.parent  # the repository root, loaded as a clone is
 LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
 PACK_LINK_NAME = "h3sprite"
 GIB = 1024**3

@@ -16,7 +16,7 @@ def _joblist(tmp_path, port=None, **changes):
     doc = {
         "server": {"url": "embedded", "port": port or free_port(),
                    "comfy_args": ["--base-directory", str(tmp_path / "base")]},
-        "workflow": str(REPO / "workflows" / "preview.json"),
+        "workflow": str(REPO / "api_workflows" / "preview.json"),
         "actions": ["idle"],
         "wording": {"hero": "h", "boar": "b"},
         "characters": {"hero": {"portrait": "hero.png"}, "boar": {"portrait": "boar.png"}},
@@ -77,7 +77,7 @@ def test_escaping_names_and_missing_markers(tmp_path):
     res = run_cli("driver", "check", str(path))
     assert res.code == 1 and "not a plain name" in res.err
     wf = tmp_path / "wf.json"
-    shutil.copy(REPO / "workflows" / "preview.json", wf)
+    shutil.copy(REPO / "api_workflows" / "preview.json", wf)
     wf.write_text(wf.read_text().replace("@seed @action", "Preview"))
     path = _joblist(tmp_path, workflow=str(wf))
     res = run_cli("driver", "check", str(path))
@@ -86,7 +86,7 @@ def test_escaping_names_and_missing_markers(tmp_path):
 
 def test_gguf_model_is_refused_with_the_reason(tmp_path):
     wf = tmp_path / "wf.json"
-    wf.write_text((REPO / "workflows" / "h3_sprite.json").read_text().replace(
+    wf.write_text((REPO / "api_workflows" / "h3_sprite.json").read_text().replace(
         "minimax_h3_convrot_int4_int8.safetensors", "h3-Q4_K_M.gguf"))
     path = _joblist(tmp_path, workflow=str(wf))
     res = run_cli("driver", "check", str(path))
@@ -97,7 +97,7 @@ def test_gguf_model_is_refused_with_the_reason(tmp_path):
 def test_missing_node_classes_are_named_by_preflight(tmp_path, comfy_server):
     """The production workflow on the CPU server: preflight names the missing node classes
     and packs, and the missing model files, and submits nothing."""
-    path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"),
+    path = _joblist(tmp_path, workflow=str(REPO / "api_workflows" / "h3_sprite.json"),
                     server={"url": f"http://127.0.0.1:{comfy_server.port}"})
     res = run_cli("driver", "batch", str(path))
     assert res.code == 1
