@@ -18,3 +18,17 @@ def schema(**kw):
         if not out.display_name:  # else the UI labels every socket by its type ("INT")
             out.display_name = out.id
     return io.Schema(**{k: v for k, v in kw.items() if k in known})
+
+
+class NodeError(ValueError):
+    """What a node says when it cannot run: one sentence that starts with the node's display
+    name and says what to do. A ValueError, so ComfyUI's dialog titles it "ValueError", not
+    with one of our module paths."""
+
+    def __init__(self, node: str, message: str):
+        super().__init__(f"{node}: {message}")
+
+
+def raise_for_user(node: str, message: str) -> None:
+    """Raise NodeError as a plain ValueError (the dialog names the exception's class)."""
+    raise ValueError(str(NodeError(node, message))) from None

@@ -1,4 +1,4 @@
-"""Write UI-format copies of workflows/*.json into comfy_nodes/example_workflows/, so they
+"""Write UI-format copies of api_workflows/*.json into example_workflows/, so they
 show in ComfyUI's template browser. Widget order comes from a running server's /object_info
 (nodes it lacks keep their inputs' file order).
 
@@ -14,6 +14,14 @@ from pathlib import Path
 import requests
 
 REPO = Path(__file__).resolve().parent.parent
+# Template card (file name, also the card's title and description on ComfyUI 0.3.75, whose
+# template browser shows nothing else for a custom node's template) <- api_workflows/ graph.
+# Each card has a <card>.jpg thumbnail beside it.
+CARDS = {
+    "Portrait to animated sprite sheet on CPU, Preview Motion standing in for H3":
+        "preview_sheet",
+    "Portrait to sprite clip with the MiniMax H3 video model on a GPU": "h3_sprite",
+}
 WIDGET_TYPES = {"INT", "FLOAT", "STRING", "BOOLEAN", "COMBO"}
 
 
@@ -110,13 +118,12 @@ def main() -> None:
     ap.add_argument("--url", default="http://127.0.0.1:8188")
     args = ap.parse_args()
     info = requests.get(f"{args.url}/object_info", timeout=30).json()
-    out = REPO / "comfy_nodes" / "example_workflows"
+    out = REPO / "example_workflows"
     out.mkdir(exist_ok=True)
-    for name in ("preview", "h3_sprite"):
-        graph = json.loads((REPO / "workflows" / f"{name}.json").read_text())
-        (out / f"h3sprite_{name}.json").write_text(json.dumps(to_ui(graph, info), indent=1)
-                                                   + "\n")
-        print(out / f"h3sprite_{name}.json")
+    for card, name in CARDS.items():
+        graph = json.loads((REPO / "api_workflows" / f"{name}.json").read_text())
+        (out / f"{card}.json").write_text(json.dumps(to_ui(graph, info), indent=1) + "\n")
+        print(out / f"{card}.json")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ def test_page_registers_nodes_and_loads_our_graph(comfy_server):
     requests.post(f"{url}/settings/Comfy.TutorialCompleted", json=True, timeout=10)
     templates = requests.get(f"{url}/workflow_templates", timeout=10).json()
     assert set(templates.get("h3sprite", [])) == {"h3sprite_preview", "h3sprite_h3_sprite"}
-    ui = json.loads((REPO / "comfy_nodes/example_workflows/h3sprite_preview.json").read_text())
+    ui = json.loads((REPO / "example_workflows/h3sprite_preview.json").read_text())
     out_dir = REPO / "tests" / "_outputs"
     out_dir.mkdir(exist_ok=True)
     with sync_playwright() as p:
@@ -60,5 +60,5 @@ def test_page_registers_nodes_and_loads_our_graph(comfy_server):
             page.screenshot(path=str(out_dir / "comfyui_preview_graph.png"))
         finally:
             browser.close()
-    expected = json.loads((REPO / "workflows" / "preview.json").read_text())
+    expected = json.loads((REPO / "api_workflows" / "preview.json").read_text())
     assert _normal(api) == _normal(expected)

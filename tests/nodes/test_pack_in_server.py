@@ -62,7 +62,7 @@ def test_preview_workflow_makes_the_snapped_clip(client, tmp_path, seconds, fram
     first frame is the prepared first frame (mean error < 3 levels after H.264)."""
     path, rgba = _portrait(tmp_path)
     name = client.upload(path, f"knight_{action}.png")
-    wf = Workflow.load(REPO / "workflows" / "preview.json")
+    wf = Workflow.load(REPO / "api_workflows" / "preview.json")
     graph = wf.bind(portrait=name, prompt="test", seconds=seconds, size=(448, 448), seed=3,
                     clip_prefix=f"h3sprite/test/knight_{action}", action=action)
     run = client.run(graph)
@@ -93,7 +93,7 @@ def test_portrait_without_alpha_fails_with_clear_message(client, tmp_path):
     path = tmp_path / "opaque.png"
     cv2.imwrite(str(path), np.full((40, 30, 3), 128, np.uint8))
     name = client.upload(path, "opaque.png")
-    wf = Workflow.load(REPO / "workflows" / "preview.json")
+    wf = Workflow.load(REPO / "api_workflows" / "preview.json")
     graph = wf.bind(portrait=name, prompt="x", seconds=0.7, size=(128, 128), seed=0,
                     clip_prefix="h3sprite/test/opaque", action="idle")
     with pytest.raises(ExecutionFailed, match="alpha"):
@@ -102,18 +102,19 @@ def test_portrait_without_alpha_fails_with_clear_message(client, tmp_path):
 
 def test_example_workflows_are_in_sync_with_the_api_graphs(client):
     """The UI-format templates are what scripts/export_ui_workflows.py makes of
-    workflows/*.json today (regenerate them after editing a workflow)."""
+    api_workflows/*.json today (regenerate them after editing a workflow)."""
     import json
     import sys
 
     sys.path.insert(0, str(REPO / "scripts"))
     try:
-        from export_ui_workflows import to_ui
+        from export_ui_workflows import CARDS, to_ui
     finally:
         sys.path.pop(0)
     info = client.object_info()
-    for name in ("preview", "h3_sprite"):
-        graph = json.loads((REPO / "workflows" / f"{name}.json").read_text())
-        committed = json.loads(
-            (REPO / "comfy_nodes" / "example_workflows" / f"h3sprite_{name}.json").read_text())
+    assert {p.stem for p in (REPO / "example_workflows").glob("*.json")} == set(CARDS)
+    for card, name in CARDS.items():
+        graph = json.loads((REPO / "api_workflows" / f"{name}.json").read_text())
+        committed = json.loads((REPO / "example_workflows" / f"{card}.json").read_text())
         assert to_ui(graph, info) == committed, name
+        assert (REPO / "example_workflows" / f"{card}.jpg").is_file(), f"{card}: no thumbnail"
