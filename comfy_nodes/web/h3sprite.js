@@ -6,7 +6,7 @@ import { app } from "../../scripts/app.js";
 
 const WIDGET = "h3sprite_result";
 
-function showText(node, lines) {
+function showText(node, lines, withImage) {
   let widget = node.widgets?.find((w) => w.name === WIDGET);
   if (!widget) {
     const el = document.createElement("textarea");
@@ -24,7 +24,10 @@ function showText(node, lines) {
   widget.element.value = lines.join("\n");
   const rows = Math.min(6, widget.element.value.split("\n").length + 1);
   widget.computeSize = (width) => [width, 18 * rows + 8];
-  node.setSize([node.size[0], node.computeSize()[1]]);
+  // Grow only (never hide a preview): room for the text, and below it for the image.
+  const min = node.computeSize();
+  node.setSize([Math.max(node.size[0], min[0]),
+                Math.max(node.size[1], min[1] + (withImage ? 260 : 0))]);
   node.setDirtyCanvas(true, true);
 }
 
@@ -36,7 +39,7 @@ app.registerExtension({
     nodeType.prototype.onExecuted = function (message) {
       onExecuted?.apply(this, arguments);
       const text = message?.text;
-      if (text?.length) showText(this, Array.from(text, String));
+      if (text?.length) showText(this, Array.from(text, String), !!message.images?.length);
     };
   },
 });
