@@ -1,6 +1,6 @@
 """The shipped CPU template, run in the real frontend (headless Chromium): the sample
 portrait is found, every node shows its result, the sheet preview animates, and the
-search words find our nodes. Screenshots are kept in tests/_outputs/."""
+search words are tested in test_frontend.py. Screenshots are kept in tests/_outputs/."""
 
 from __future__ import annotations
 
@@ -21,8 +21,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 CARD = "Portrait to animated sprite sheet on CPU, Preview Motion standing in for H3"
 TEXT_OF = """(type) => { const n = app.graph.nodes.find(n => n.type === type);
     return n?.widgets?.find(w => w.name === 'h3sprite_result')?.element.value ?? null; }"""
-SEARCH = {"chroma key": "Sprite Matte", "green screen": "Green Screen Prep",
-          "spritesheet": "Sprite Sheet", "loop": "Sprite Loop Window", "sprite": "Sprite"}
 
 
 def _node_box(page, node_type: str) -> dict:
