@@ -14,7 +14,7 @@ from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
 from .core.sheet import encode_webp, json_bytes, write_atomic
 from .core.video import Clip
-from .schema import PACK, PREFIX, raise_for_user, schema
+from .schema import PACK, PREFIX, raise_for_user, schema, speaks_as
 from .tensors import image_to_uint8, uint8_to_image, uint8_to_mask
 
 
@@ -63,6 +63,7 @@ class SpriteMatte(io.ComfyNode):
         )
 
     @classmethod
+    @speaks_as("Sprite Matte")
     def execute(cls, frames, defringe: bool) -> io.NodeOutput:
         arr = image_to_uint8(frames)[..., :3]
         key = matte.estimate_key(arr)
@@ -91,6 +92,7 @@ class SpriteLoopWindow(io.ComfyNode):
         )
 
     @classmethod
+    @speaks_as("Sprite Loop Window")
     def execute(cls, frames, action: str, sheet_frames: int, sheet_fps: float,
                 clip_fps: float) -> io.NodeOutput:
         arr = image_to_uint8(frames)[..., :3]
@@ -129,6 +131,7 @@ class SpriteSheet(io.ComfyNode):
         )
 
     @classmethod
+    @speaks_as("Sprite Sheet")
     def execute(cls, frames, character: str, action: str, sheet_frames: int,
                 sheet_fps: float, clip_fps: float, cell_height: int,
                 max_width: int) -> io.NodeOutput:

@@ -32,3 +32,23 @@ class NodeError(ValueError):
 def raise_for_user(node: str, message: str) -> None:
     """Raise NodeError as a plain ValueError (the dialog names the exception's class)."""
     raise ValueError(str(NodeError(node, message))) from None
+
+
+def speaks_as(node: str):
+    """Decorator for execute: any ValueError leaves as a plain ValueError whose message
+    starts with the node's display name (our own error classes would show their module
+    path in ComfyUI's dialog)."""
+    import functools
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def execute(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except ValueError as e:
+                msg = str(e)
+                if type(e) is ValueError and msg.startswith(node):
+                    raise
+                raise ValueError(msg if msg.startswith(node) else f"{node}: {msg}") from None
+        return execute
+    return wrap

@@ -101,7 +101,8 @@ def to_ui(graph: dict, info: dict) -> dict:
             outs.append({"name": name, "type": kind, "slot_index": slot,
                          "links": out_links.get((nid, slot), [])})
         nodes.append({
-            "id": ids[nid], "type": node["class_type"], "pos": [40 + col * 360, 40 + row * 260],
+            # Rows 340 apart: Load Image and video nodes grow a preview; no overlaps.
+            "id": ids[nid], "type": node["class_type"], "pos": [40 + col * 360, 40 + row * 340],
             "size": [320, 200], "flags": {}, "order": 0, "mode": 0, "inputs": inputs,
             "outputs": outs, "title": node.get("_meta", {}).get("title", node["class_type"]),
             "properties": {"Node name for S&R": node["class_type"]}, "widgets_values": widgets,

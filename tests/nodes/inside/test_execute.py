@@ -94,7 +94,7 @@ def test_preview_motion_frames_and_first_frame():
     t = time.monotonic()
     nodes_preview.PreviewMotion.execute(first, "idle", 5, 0, simulate_seconds=0.5)
     assert time.monotonic() - t >= 0.5  # simulate_seconds makes it take that long
-    assert nodes_preview.PreviewMotion.validate_inputs(frames=50).startswith("frames must")
+    assert nodes_preview.PreviewMotion.validate_inputs(frames=50).startswith("Preview Motion:")
     assert nodes_preview.PreviewMotion.validate_inputs(frames=56) is True
 
 
@@ -109,6 +109,14 @@ def test_sprite_matte_shapes_and_alpha():
                                                   True).args
     assert tuple(rgb.shape) == (3, 66, 90, 3) and tuple(alpha.shape) == (3, 66, 90)
     assert alpha[:, 0, 0].max() == 0 and alpha.max() == 1
+
+
+def test_errors_leave_as_one_plain_sentence_naming_the_node():
+    """A core error class (here an unknown action) reaches ComfyUI as a plain ValueError
+    whose message starts with the node's display name."""
+    with pytest.raises(ValueError) as e:
+        nodes_preview.PreviewMotion.execute(torch.zeros((1, 64, 64, 3)), "moonwalk", 22, 0)
+    assert type(e.value) is ValueError and str(e.value).startswith("Preview Motion")
 
 
 def test_sprite_loop_window():
