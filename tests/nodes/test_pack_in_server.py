@@ -89,15 +89,18 @@ def test_bad_frame_count_is_a_validation_error(client):
 
 
 def test_portrait_without_alpha_fails_with_clear_message(client, tmp_path):
-    """An opaque RGB portrait is refused by Green Screen Prep, naming the fix."""
+    """An opaque RGB portrait is refused by Green Screen Prep in one sentence that names
+    the node and the fix, with no internal sizes (it used to say "mask 64x64 vs ...")."""
     path = tmp_path / "opaque.png"
     cv2.imwrite(str(path), np.full((40, 30, 3), 128, np.uint8))
     name = client.upload(path, "opaque.png")
     wf = Workflow.load(REPO / "api_workflows" / "preview.json")
     graph = wf.bind(portrait=name, prompt="x", seconds=0.7, size=(128, 128), seed=0,
                     clip_prefix="h3sprite/test/opaque", action="idle")
-    with pytest.raises(ExecutionFailed, match="alpha"):
+    with pytest.raises(ExecutionFailed, match="Green Screen Prep: the portrait needs a "
+                                              "transparent background") as e:
         client.run(graph)
+    assert not re.search(r"\d+x\d+|mask|comfy_nodes", str(e.value)), str(e.value)
 
 
 def test_example_workflows_are_in_sync_with_the_api_graphs(client):
