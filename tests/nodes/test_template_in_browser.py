@@ -1,9 +1,12 @@
-"""The shipped CPU template, run in the real frontend (headless Chromium): the sample
+"""The shipped CPU template, opened from the real template browser and run in the real
+frontend (headless Chromium): the card has its thumbnail and sentence, the sample
 portrait is found, every node shows its result, the sheet preview animates, and the
 search words are tested in test_frontend.py. Screenshots are kept in tests/_outputs/."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import shutil
 
 import numpy as np
@@ -19,6 +22,8 @@ pytestmark = pytest.mark.skipif(not CHROMIUM, reason="no chromium (apt-get insta
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 CARD = "Portrait to animated sprite sheet on CPU, Preview Motion standing in for H3"
+TEXT_NODES = ["H3Sprite_SnapLength", "H3Sprite_SnapSize", "H3Sprite_GreenScreenPrep",
+              "H3Sprite_SpriteLoopWindow", "H3Sprite_SpriteSheet"]
 TEXT_OF = """(type) => { const n = app.graph.nodes.find(n => n.type === type);
     return n?.widgets?.find(w => w.name === 'h3sprite_result')?.element.value ?? null; }"""
 
@@ -34,6 +39,7 @@ def _node_box(page, node_type: str) -> dict:
 
 
 def test_template_runs_and_shows_results_on_the_nodes(comfy_server):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     url = f"http://127.0.0.1:{comfy_server.port}"
@@ -47,22 +53,44 @@ def test_template_runs_and_shows_results_on_the_nodes(comfy_server):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            errors: list[str] = []
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.goto(url, wait_until="domcontentloaded", timeout=60000)
             page.wait_for_function("window.app && window.app.graph && window.LiteGraph && "
                                    "Object.keys(LiteGraph.registered_node_types).length > 50",
                                    timeout=90000)
-            # The template as the browser fetches it, from the pack's route.
-            page.evaluate("""async (card) => {
-                const r = await fetch('/api/workflow_templates/h3sprite/'
-                                      + encodeURIComponent(card) + '.json');
-                await app.loadGraphData(await r.json()); }""", CARD)
+            # Open it as a user does: Templates → h3sprite → the card (a thumbnail and the
+            # sentence under it), which loads the graph.
+            page.evaluate("app.extensionManager.command.execute('Comfy.BrowseTemplates')")
+            page.get_by_text("h3sprite", exact=True).first.click()
+            card = page.locator(f'[data-testid="template-workflow-{CARD}"]')
+            card.wait_for(timeout=30000)
+            with contextlib.suppress(PlaywrightTimeout):  # the assertion below says which
+                page.wait_for_function("""() => { const imgs = Array.from(document
+                    .querySelectorAll('[data-testid^="template-workflow-"] img'));
+                    return imgs.length >= 2 && imgs.every(i => i.complete && i.naturalWidth);
+                    }""", timeout=30000)
+            cards = page.evaluate("""() => Array.from(document.querySelectorAll(
+                '[data-testid^="template-workflow-"]')).map(e => [e.dataset.testid,
+                e.querySelector('img')?.naturalWidth ?? 0, e.innerText])""")
+            page.screenshot(path=str(out / "template_cards.png"))
+            card.click()
+            page.wait_for_function("app.graph.nodes.some(n => n.type === 'H3Sprite_SpriteSheet')",
+                                   timeout=30000)
+            # The dialog closes and the new workflow tab settles before Run.
+            page.locator('[data-testid="template-workflows-content"]').wait_for(
+                state="detached", timeout=30000)
+            page.wait_for_timeout(1500)
+            n_nodes = page.evaluate("app.graph.nodes.length")
             page.evaluate("app.queuePrompt(0)")
-            page.wait_for_function(f"({TEXT_OF})('H3Sprite_SpriteSheet')?.includes('QC')",
-                                   timeout=240000)
-            sheet = page.evaluate(f"({TEXT_OF})('H3Sprite_SpriteSheet')")
-            texts = {t: page.evaluate(f"({TEXT_OF})('{t}')") for t in (
-                "H3Sprite_SnapLength", "H3Sprite_SnapSize", "H3Sprite_GreenScreenPrep",
-                "H3Sprite_SpriteLoopWindow")}
+            # Output nodes run in no set order: wait for every node's text (the assertions
+            # below say which one is missing).
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function(f"""() => {json.dumps(TEXT_NODES)}.every(
+                    t => ({TEXT_OF})(t)) && ({TEXT_OF})('H3Sprite_SpriteSheet').includes('QC')""",
+                    timeout=240000)
+            texts = {t: page.evaluate(f"({TEXT_OF})('{t}')") for t in TEXT_NODES}
+            sheet = texts["H3Sprite_SpriteSheet"] or ""
             # Frame the Sprite Sheet node and take two shots a little apart.
             page.evaluate("""() => { const n = app.graph.nodes.find(
                     n => n.type === 'H3Sprite_SpriteSheet');
@@ -84,9 +112,12 @@ def test_template_runs_and_shows_results_on_the_nodes(comfy_server):
             page.screenshot(path=str(out / "template_graph.png"))
         finally:
             browser.close()
+    assert len(cards) == 2 and all(width > 0 for _, width, _ in cards), cards  # thumbnails
+    assert any(CARD in text for _, _, text in cards)  # the card's sentence is shown
+    assert n_nodes == 10
     assert "loop CLEAN" in sheet and "QC: " in sheet, sheet
     assert texts["H3Sprite_SnapLength"] == "2 s → 56 frames (2.33 s)"
     assert texts["H3Sprite_SnapSize"] == "448×448 (0.20 MP)"
-    assert "feet at" in texts["H3Sprite_GreenScreenPrep"]
-    assert "QC: " in texts["H3Sprite_SpriteLoopWindow"]
+    assert "feet at" in (texts["H3Sprite_GreenScreenPrep"] or ""), (texts, errors)
+    assert "QC: " in (texts["H3Sprite_SpriteLoopWindow"] or ""), (texts, errors)
     assert changed.sum() > 200, "the sheet preview did not animate between the two shots"
