@@ -121,3 +121,8 @@ def test_template_runs_and_shows_results_on_the_nodes(comfy_server):
     assert "feet at" in (texts["H3Sprite_GreenScreenPrep"] or ""), (texts, errors)
     assert "QC: " in (texts["H3Sprite_SpriteLoopWindow"] or ""), (texts, errors)
     assert changed.sum() > 200, "the sheet preview did not animate between the two shots"
+    # The sheet's JSON records the prompt and the UI workflow that made it.
+    made = sorted((comfy_server.base_dir / "output" / "h3sprite" / "hero").glob("walk_*_.json"))
+    meta = json.loads(made[-1].read_text())["meta"]
+    assert meta["comfyui"]["prompt"]["10"]["class_type"] == "H3Sprite_SpriteSheet"
+    assert len(meta["comfyui"]["workflow"]["nodes"]) == 10
