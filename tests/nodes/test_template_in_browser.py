@@ -94,7 +94,7 @@ def test_template_runs_and_shows_results_on_the_nodes(comfy_server):
             # Frame the Sprite Sheet node and take two shots a little apart.
             page.evaluate("""() => { const n = app.graph.nodes.find(
                     n => n.type === 'H3Sprite_SpriteSheet');
-                app.canvas.ds.scale = 1; app.canvas.ds.offset = [500 - n.pos[0], 80 - n.pos[1]];
+                app.canvas.ds.scale = 1; app.canvas.ds.offset = [500 - n.pos[0], 150 - n.pos[1]];
                 app.canvas.setDirty(true, true); }""")
             page.wait_for_timeout(1500)
             box = _node_box(page, "H3Sprite_SpriteSheet")
