@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -141,6 +142,14 @@ def test_sprite_sheet_saves_safe_names(output_dir):
     assert set(meta["meta"]["comfyui"]) == {"prompt", "workflow"}
     ui = out.ui
     assert ui["animated"] == (True,) and ui["images"][0]["type"] == "temp"
+    import folder_paths
+    from PIL import Image
+
+    with Image.open(Path(folder_paths.get_temp_directory()) / ui["images"][0]["filename"]) as im:
+        assert im.n_frames == 10 and im.size == (meta["meta"]["cell"]["w"], 120)
+        im.seek(1)
+        im.load()  # Pillow reads a frame's duration when it decodes it
+        assert im.info["duration"] == 100  # plays at the walk recipe's 10 fps
     assert "loop CLEAN" in ui["text"][0] and "QC: " in ui["text"][0]
     with pytest.raises(ValueError, match="^Sprite Sheet: character '../x' must be a plain"):
         nodes_sprite.SpriteSheet.execute(clip, "../x", "walk", 0, 0.0, 24.0, 120, 8000)
