@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from service import embedded, every, manager
-from service.config import ENV_VARS, ConfigError, resolve
+from service.config import ConfigError, ServiceConfig, resolve
 from service.manager import Exit, Result
 from service.process import who_holds
 
@@ -116,7 +116,8 @@ def run(args: argparse.Namespace) -> Result:
         return manager.start(cfg)
     if args.verb == "restart":
         return manager.restart(cfg)
-    every_port = args.port is None and not os.environ.get(ENV_VARS["port"])
+    # No port chosen anywhere (flag, environment, config file): every server we started.
+    every_port = cfg.port == ServiceConfig.model_fields["port"].default and args.port is None
     if args.verb == "status":
         return every.on_each(cfg, "status", manager.status) if every_port \
             else manager.status(cfg)

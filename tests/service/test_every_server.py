@@ -7,6 +7,7 @@ import pytest
 
 from service import manager
 from service.manager import Exit
+from tests.conftest import free_port as free_port_number
 from tests.conftest import make_spot, run_cli
 
 
@@ -37,3 +38,24 @@ def test_stop_without_port_stops_every_server_we_started(two_spots):
     assert {s["port"] for s in doc["servers"] if s["stopped"]} == {a.port, b.port}
     after = run_cli("service", "status", *state)
     assert after.code == Exit.NOT_RUNNING and "not running" in after.err  # none left
+
+
+def test_recorded_ports_are_the_state_files_only(tmp_path):
+    """One state file per port; temporary files, logs and other names are not servers."""
+    from service.config import resolve
+    from service.every import recorded_ports
+
+    for name in ("comfyui-8313.json", "comfyui-8188.json", ".comfyui-8188.json.77.tmp",
+                 "comfyui-x.json", "comfyui-8400.json.bak", "extra_model_paths.yaml"):
+        (tmp_path / name).write_text("{}")
+    (tmp_path / "logs").mkdir()
+    assert recorded_ports(resolve({"state_dir": tmp_path})) == [8188, 8313]
+    assert recorded_ports(resolve({"state_dir": tmp_path / "none"})) == []
+
+
+def test_a_chosen_port_means_that_server_only(tmp_path):
+    """With H3SPRITE_PORT set, status answers for that port alone, not every recorded one."""
+    (tmp_path / "comfyui-8313.json").write_text("{}")
+    res = run_cli("service", "status", "--state-dir", str(tmp_path),
+                  env={"H3SPRITE_PORT": str(free_port_number())})
+    assert res.code == Exit.NOT_RUNNING and "8313" not in res.err + res.out
