@@ -121,3 +121,25 @@ def test_example_workflows_are_in_sync_with_the_api_graphs(client):
         committed = json.loads((REPO / "example_workflows" / f"{card}.json").read_text())
         assert to_ui(graph, info) == committed, name
         assert (REPO / "example_workflows" / f"{card}.jpg").is_file(), f"{card}: no thumbnail"
+
+
+def test_file_input_replaced_under_the_same_name_reruns(client, tmp_path):
+    """Green Screen Prep's `file` input is fingerprinted by content: the same name with a
+    new portrait runs again (a new placement), the same file again is served from cache."""
+    path, rgba = _portrait(tmp_path, "hero")
+    graph = {
+        "1": {"class_type": "H3Sprite_GreenScreenPrep",
+              "inputs": {"file": "", "width": 128, "height": 128, "key_color": "#00B140",
+                         "height_share": 0.6, "feet_margin": 0.08}},
+        "2": {"class_type": "PreviewImage", "inputs": {"images": ["1", 0]}},
+    }
+    graph["1"]["inputs"]["file"] = client.upload(path, "swap.png")
+    first = client.run(graph)
+    small = cv2.resize(rgba, (rgba.shape[1] // 2, rgba.shape[0] // 2),
+                       interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(path), cv2.cvtColor(small, cv2.COLOR_RGBA2BGRA))
+    client.upload(path, "swap.png")  # same name, new content
+    second = client.run(graph)
+    third = client.run(graph)
+    assert "1" not in second.cached and "1" in third.cached
+    assert first.outputs["1"]["text"] != second.outputs["1"]["text"]
