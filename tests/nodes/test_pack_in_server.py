@@ -143,3 +143,21 @@ def test_file_input_replaced_under_the_same_name_reruns(client, tmp_path):
     third = client.run(graph)
     assert "1" not in second.cached and "1" in third.cached
     assert first.outputs["1"]["text"] != second.outputs["1"]["text"]
+
+
+def test_loop_window_runs_with_nothing_after_it(client, tmp_path):
+    """Sprite Loop Window is an output node: a graph that ends in it runs (ComfyUI refuses
+    a prompt without outputs) and its grade comes back as the node's text."""
+    path, _ = _portrait(tmp_path, "hero")
+    graph = {
+        "1": {"class_type": "H3Sprite_GreenScreenPrep",
+              "inputs": {"file": client.upload(path, "lw.png"), "width": 128, "height": 128,
+                         "key_color": "#00B140", "height_share": 0.6, "feet_margin": 0.08}},
+        "2": {"class_type": "H3Sprite_PreviewMotion",
+              "inputs": {"first_frame": ["1", 0], "action": "walk", "frames": 56, "seed": 0}},
+        "3": {"class_type": "H3Sprite_SpriteLoopWindow",
+              "inputs": {"frames": ["2", 0], "action": "walk", "sheet_frames": 0,
+                         "sheet_fps": 0.0, "clip_fps": 24.0}},
+    }
+    text = client.run(graph).outputs["3"]["text"][0]
+    assert text.startswith("loop ") and " · QC: " in text, text
