@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
                       "sqlite:///:memory:"]
         (root / "joblist.yaml").write_text(yaml.safe_dump({
             "server": {"url": "embedded", "port": args.port, "comfy_args": comfy_args},
-            "workflow": str(REPO / "workflows" / "preview.json"),
+            "workflow": str(REPO / "api_workflows" / "preview.json"),
             "actions": actions, "wording": {c: c for c in chars}, "characters": chars,
             "overrides": {"@action": {"simulate_seconds": args.seconds}},
         }))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
@@ -9,35 +10,72 @@ import numpy as np
 from comfy_api.latest import io, ui
 
 from .core import greenscreen
-from .schema import PACK, PREFIX, schema
+from .schema import PACK, PREFIX, raise_for_user, schema
 from .tensors import image_to_uint8, mask_to_uint8, uint8_to_image
+
+NAME = "Green Screen Prep"
+
+
+def _input_file(file: str) -> str:
+    """The real path of `file` inside ComfyUI's input folder (refused outside it)."""
+    import folder_paths
+
+    base = os.path.realpath(folder_paths.get_input_directory())
+    path = os.path.realpath(os.path.join(base, file))
+    if os.path.commonpath([base, path]) != base:
+        raise_for_user(NAME, f"use a file from ComfyUI's input folder ({file!r} is not one).")
+    return path
 
 
 def _portrait_rgba(image, mask, file: str) -> np.ndarray:
     if file:
-        import folder_paths
-
-        base = os.path.realpath(folder_paths.get_input_directory())
-        path = os.path.realpath(os.path.join(base, file))
-        if os.path.commonpath([base, path]) != base:
-            raise ValueError(f"file {file!r} is outside ComfyUI's input folder")
-        return greenscreen.load_portrait(path)
+        try:
+            return greenscreen.load_portrait(_input_file(file))
+        except greenscreen.PortraitError as e:
+            text = str(e)
+            if "does not exist" in text:
+                raise_for_user(NAME, f"{file!r} is not in the input folder: upload it, or "
+                                     "connect Load Image.")
+            if "no alpha" in text or "no transparent" in text:
+                raise_for_user(NAME, _NO_ALPHA)
+            if "fully transparent" in text:
+                raise_for_user(NAME, f"{file!r} is fully transparent: pick the portrait.")
+            raise_for_user(NAME, f"{file!r} is not a readable image: save it as PNG or WebP.")
     if image is None:
-        raise ValueError("Green Screen Prep needs a portrait: connect image + mask (from "
-                         "Load Image) or give a file name from the input folder")
+        raise_for_user(NAME, "connect a portrait (Load Image's IMAGE and MASK) or type a "
+                             "file name from the input folder.")
     rgb = image_to_uint8(image)[0]
     if rgb.shape[-1] == 4:
-        return rgb
-    if mask is None:
-        raise ValueError("the portrait has no alpha: connect Load Image's MASK output too "
-                         "(a portrait without a transparent background is refused, not "
-                         "keyed by guesswork)")
-    m = mask_to_uint8(mask)[0]
-    if m.shape != rgb.shape[:2]:
-        raise ValueError(f"the portrait has no alpha channel (mask {m.shape[1]}x{m.shape[0]} "
-                         f"vs image {rgb.shape[1]}x{rgb.shape[0]}): export it as PNG/WebP "
-                         "with a transparent background")
-    return np.dstack([rgb[..., :3], 255 - m])  # Load Image's MASK is 1 - alpha
+        rgba = rgb
+    else:
+        if mask is None:
+            raise_for_user(NAME, "connect Load Image's MASK too: it carries the portrait's "
+                                 "transparent background.")
+        m = mask_to_uint8(mask)[0]
+        if m.shape != rgb.shape[:2]:  # Load Image's stand-in mask: the file has no alpha
+            raise_for_user(NAME, _NO_ALPHA)
+        rgba = np.dstack([rgb[..., :3], 255 - m])  # Load Image's MASK is 1 - alpha
+    try:
+        greenscreen.check_alpha(rgba)
+    except greenscreen.PortraitError as e:
+        raise_for_user(NAME, "the portrait is fully transparent: pick another image."
+                       if "fully transparent" in str(e) else _NO_ALPHA)
+    return rgba
+
+
+_NO_ALPHA = ("the portrait needs a transparent background: save it as PNG or WebP with the "
+             "background removed.")
+
+
+def _fingerprint(file: str) -> str:
+    """A file input's content hash, so a portrait replaced under the same name reruns."""
+    if not file:
+        return ""
+    try:
+        with open(_input_file(file), "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except (OSError, ValueError):
+        return f"missing:{file}"  # execute says what is wrong
 
 
 class GreenScreenPrep(io.ComfyNode):
@@ -45,11 +83,12 @@ class GreenScreenPrep(io.ComfyNode):
     def define_schema(cls):
         return schema(
             node_id=PREFIX + "GreenScreenPrep",
-            display_name="Green Screen Prep",
+            display_name=NAME,
             category=f"{PACK}/greenscreen",
-            description="Fit a transparent portrait into the snapped canvas, feet on a "
-                        "baseline, headroom for the action, on key green: H3's first frame. "
-                        "Above 16:9 the reference is shrunk to a 480-px short edge.",
+            description="Green screen / chroma key backdrop for a transparent portrait: fit "
+                        "it into the snapped canvas, feet on a baseline, headroom for the "
+                        "action, on key green: H3's first frame (the reference image). Above "
+                        "16:9 the reference is shrunk to a 480-px short edge.",
             search_aliases=["green screen", "chroma key", "first frame", "reference"],
             inputs=[
                 io.Image.Input("image", optional=True, tooltip="Portrait from Load Image"),
@@ -80,18 +119,31 @@ class GreenScreenPrep(io.ComfyNode):
         )
 
     @classmethod
+    def fingerprint_inputs(cls, file: str = "", **_) -> str:
+        return _fingerprint(file)
+
+    @classmethod
     def execute(cls, width: int, height: int, key_color: str, height_share: float,
                 feet_margin: float, image=None, mask=None, file: str = "") -> io.NodeOutput:
         rgba = _portrait_rgba(image, mask, file)
-        frame, place = greenscreen.prepare_first_frame(
-            rgba, width, height, key=key_color, height_share=height_share,
-            feet_margin=feet_margin)
+        try:
+            frame, place = greenscreen.prepare_first_frame(
+                rgba, width, height, key=key_color, height_share=height_share,
+                feet_margin=feet_margin)
+        except ValueError as e:
+            if "key colour" in str(e):
+                raise_for_user(NAME, f"key_color {key_color!r} is not a colour: write it as "
+                                     "#RRGGBB (e.g. #00B140).")
+            raise_for_user(NAME, "width and height must be multiples of 32: connect Snap Size.")
         text = (f"{width}×{height}, character ×{place.scale:.2f}, feet at "
                 f"({place.feet_x:.0f}, {place.feet_y:.0f})")
         if (place.reference_w, place.reference_h) != (width, height):
             text += f"; reference {place.reference_w}×{place.reference_h} (wider than 16:9)"
-        return io.NodeOutput(uint8_to_image(frame), json.dumps(place.as_dict()), width, height,
-                             ui=ui.PreviewText(text))
+        image = uint8_to_image(frame)
+        # The first frame it made, as Preview Image shows it, and the placement as text.
+        shown = ui.PreviewImage(image).as_dict()
+        return io.NodeOutput(image, json.dumps(place.as_dict()), width, height,
+                             ui={**shown, "text": [text]})
 
 
 NODES = [GreenScreenPrep]

@@ -7,7 +7,7 @@ import time
 from comfy_api.latest import io
 
 from .core import preview, snap
-from .schema import PACK, PREFIX, schema
+from .schema import PACK, PREFIX, schema, speaks_as
 from .tensors import image_to_uint8, uint8_to_image
 
 
@@ -50,11 +50,12 @@ class PreviewMotion(io.ComfyNode):
     def validate_inputs(cls, frames: int | None = None, **_) -> bool | str:
         # A linked input (from Snap Length) is not known yet at validation: None.
         if frames is not None and not snap.is_valid_length(frames):
-            return (f"frames must be of the form 17k+5 (e.g. 22, 39, 56, 73); {frames} is "
-                    "not: use Snap Length")
+            return (f"Preview Motion: {frames} frames is not 17k+5 (22, 39, 56, 73…): "
+                    "connect Snap Length.")
         return True
 
     @classmethod
+    @speaks_as("Preview Motion")
     def execute(cls, first_frame, action: str, frames: int, seed: int, prompt: str = "",
                 simulate_seconds: float = 0.0, last_frame=None) -> io.NodeOutput:
         start = time.monotonic()

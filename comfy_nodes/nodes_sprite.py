@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
 from .core.sheet import encode_webp, json_bytes, write_atomic
 from .core.video import Clip
-from .schema import PACK, PREFIX, schema
+from .schema import PACK, PREFIX, raise_for_user, schema, speaks_as
 from .tensors import image_to_uint8, uint8_to_image, uint8_to_mask
 
 
@@ -37,10 +38,10 @@ def _recipe(action: str, sheet_frames: int, sheet_fps: float) -> Recipe:
 
 
 def _grade_text(anim: dict) -> str:
-    grade = (f"loop {anim['loop_grade']} ({anim['loop_score']})" if anim.get("loop_grade")
-             else "one-shot")
-    flags = ", QC: " + " ".join(anim["qc"]) if anim["qc"] else ", QC: none"
-    return grade + flags
+    """'loop CLEAN (seam 0.03) · QC: no flags': what Loop Window and Sprite Sheet show."""
+    grade = (f"loop {anim['loop_grade']} (seam {float(anim['loop_score']):.2f})"
+             if anim.get("loop_grade") else "one-shot")
+    return f"{grade} · QC: " + (" ".join(anim["qc"]) if anim["qc"] else "no flags")
 
 
 class SpriteMatte(io.ComfyNode):
@@ -48,7 +49,7 @@ class SpriteMatte(io.ComfyNode):
     def define_schema(cls):
         return schema(
             node_id=PREFIX + "SpriteMatte",
-            display_name="Sprite Matte",
+            display_name="Sprite Matte (chroma key)",
             category=f"{PACK}/sprite",
             description="Key the green backdrop of a clip (learned from the clip itself), "
                         "despill the edges and remove light outlines; green and teal parts "
@@ -62,6 +63,7 @@ class SpriteMatte(io.ComfyNode):
         )
 
     @classmethod
+    @speaks_as("Sprite Matte")
     def execute(cls, frames, defringe: bool) -> io.NodeOutput:
         arr = image_to_uint8(frames)[..., :3]
         key = matte.estimate_key(arr)
@@ -80,6 +82,8 @@ class SpriteLoopWindow(io.ComfyNode):
                         "opening whose seam shows least (graded CLEAN/OK/WEAK); for one-shots "
                         "the span from wind-up through peak to recovery.",
             search_aliases=["loop", "frame window", "seamless", "cycle"],
+            # An output: it runs and shows its grade with nothing connected downstream.
+            is_output_node=True,
             inputs=[io.Image.Input("frames", tooltip="The clip's frames"), *_recipe_inputs()],
             outputs=[io.Image.Output("window", tooltip="The chosen clip frames, in order"),
                      io.String.Output("indices", tooltip="JSON list of clip frame indices"),
@@ -88,6 +92,7 @@ class SpriteLoopWindow(io.ComfyNode):
         )
 
     @classmethod
+    @speaks_as("Sprite Loop Window")
     def execute(cls, frames, action: str, sheet_frames: int, sheet_fps: float,
                 clip_fps: float) -> io.NodeOutput:
         arr = image_to_uint8(frames)[..., :3]
@@ -126,32 +131,76 @@ class SpriteSheet(io.ComfyNode):
         )
 
     @classmethod
+    @speaks_as("Sprite Sheet")
     def execute(cls, frames, character: str, action: str, sheet_frames: int,
                 sheet_fps: float, clip_fps: float, cell_height: int,
                 max_width: int) -> io.NodeOutput:
         import folder_paths
 
-        character = safe_name(character, "character")
+        try:
+            character = safe_name(character, "character")
+        except ValueError:
+            raise_for_user("Sprite Sheet", f"character {character!r} must be a plain name "
+                                           "(letters, digits, - or _), e.g. hero.")
         arr = image_to_uint8(frames)[..., :3]
         res = pipeline.process_clip(Clip(arr, clip_fps), action,
                                     _recipe(action, sheet_frames, sheet_fps),
                                     character=character, cell_height=cell_height,
                                     max_width=max_width)
-        subfolder = f"h3sprite/{character}"
-        folder = Path(folder_paths.get_output_directory()) / subfolder
-        folder.mkdir(parents=True, exist_ok=True)
-        n = 1
-        while (folder / f"{action}_{n:05d}.webp").exists():
-            n += 1  # ComfyUI's way: a new numbered file, never an overwrite
-        stem = f"{action}_{n:05d}"
-        res.meta["meta"]["image"] = f"{stem}.webp"
+        meta = res.meta["meta"]
+        meta["comfyui"] = _provenance(cls)
+        folder, stem, subfolder = _numbered(f"h3sprite/{character}/{action}",
+                                            folder_paths.get_output_directory(), res.rgba)
+        meta["image"] = f"{stem}.webp"
         write_atomic(folder / f"{stem}.webp", encode_webp(res.rgba))
         write_atomic(folder / f"{stem}.json", json_bytes(res.meta))
-        saved = ui.SavedResult(f"{stem}.webp", subfolder, io.FolderType.output)
-        text = f"{subfolder}/{stem}.webp: " + _grade_text(res.meta["meta"]["animation"])
+        anim = meta["animation"]
+        preview = _animated_preview(res.rgba, meta["cell"]["w"], float(anim["fps"]))
+        text = (f"{_grade_text(anim)}\n{len(res.meta['frames'])} frames at {anim['fps']:g} fps"
+                f" → {subfolder}/{stem}.webp + .json")
         return io.NodeOutput(uint8_to_image(res.rgba[..., :3]), uint8_to_mask(res.rgba[..., 3]),
                              json.dumps(res.meta),
-                             ui={"images": [saved], "text": [text]})
+                             ui={"images": [preview], "animated": (True,), "text": [text]})
+
+
+def _provenance(cls) -> dict:
+    """The prompt and the UI workflow that made the sheet (ComfyUI's hidden inputs), as
+    Save Image puts them in a PNG: the sheet can be traced and the graph reloaded."""
+    hidden = getattr(cls, "hidden", None)
+    prompt = getattr(hidden, "prompt", None)
+    extra = getattr(hidden, "extra_pnginfo", None) or {}
+    return {"prompt": prompt, "workflow": extra.get("workflow")}
+
+
+def _numbered(prefix: str, output_dir: str, rgba: np.ndarray) -> tuple[Path, str, str]:
+    """ComfyUI's numbering (name_00001_, as Save Image): never an overwrite."""
+    import folder_paths
+
+    folder, name, n, subfolder, _ = folder_paths.get_save_image_path(
+        prefix, output_dir, rgba.shape[1], rgba.shape[0])
+    folder_p = Path(folder)
+    folder_p.mkdir(parents=True, exist_ok=True)
+    while any((folder_p / f"{name}_{n:05}_{ext}").exists() for ext in (".webp", ".json")):
+        n += 1  # a file written since the folder was listed
+    return folder_p, f"{name}_{n:05}_", subfolder
+
+
+def _animated_preview(rgba: np.ndarray, cell_w: int, fps: float) -> ui.SavedResult:
+    """The sheet's cells as an animated WebP in ComfyUI's temp folder, playing at the sheet's
+    fps: what the node shows (the frontend plays animated images as they are)."""
+    import folder_paths
+    from PIL import Image
+
+    temp = folder_paths.get_temp_directory()
+    folder, name, n, subfolder, _ = folder_paths.get_save_image_path(
+        "h3sprite_sheet_preview", temp, cell_w, rgba.shape[0])
+    os.makedirs(folder, exist_ok=True)
+    cells = [Image.fromarray(rgba[:, x:x + cell_w], "RGBA")
+             for x in range(0, rgba.shape[1] - cell_w + 1, cell_w)]
+    file = f"{name}_{n:05}_.webp"
+    cells[0].save(os.path.join(folder, file), save_all=True, append_images=cells[1:],
+                  duration=max(1, round(1000 / fps)), loop=0, quality=85, method=0)
+    return ui.SavedResult(file, subfolder, io.FolderType.temp)
 
 
 NODES = [SpriteMatte, SpriteLoopWindow, SpriteSheet]

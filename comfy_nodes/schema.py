@@ -18,3 +18,37 @@ def schema(**kw):
         if not out.display_name:  # else the UI labels every socket by its type ("INT")
             out.display_name = out.id
     return io.Schema(**{k: v for k, v in kw.items() if k in known})
+
+
+class NodeError(ValueError):
+    """What a node says when it cannot run: one sentence that starts with the node's display
+    name and says what to do. A ValueError, so ComfyUI's dialog titles it "ValueError", not
+    with one of our module paths."""
+
+    def __init__(self, node: str, message: str):
+        super().__init__(f"{node}: {message}")
+
+
+def raise_for_user(node: str, message: str) -> None:
+    """Raise NodeError as a plain ValueError (the dialog names the exception's class)."""
+    raise ValueError(str(NodeError(node, message))) from None
+
+
+def speaks_as(node: str):
+    """Decorator for execute: any ValueError leaves as a plain ValueError whose message
+    starts with the node's display name (our own error classes would show their module
+    path in ComfyUI's dialog)."""
+    import functools
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def execute(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except ValueError as e:
+                msg = str(e)
+                if type(e) is ValueError and msg.startswith(node):
+                    raise
+                raise ValueError(msg if msg.startswith(node) else f"{node}: {msg}") from None
+        return execute
+    return wrap

@@ -3,7 +3,7 @@
     server:                      # "embedded" (started by the service manager) or a URL
       url: embedded
       port: 8199
-    workflow: workflows/preview.json
+    workflow: api_workflows/preview.json
     size: {megapixels: 0.2, aspect: "1:1"}     # or canvas: [448, 448]
     seed: {policy: fixed, base: 1234}          # fixed | per_job
     actions: [idle, walk]

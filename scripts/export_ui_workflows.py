@@ -1,7 +1,7 @@
-"""Write UI-format copies of workflows/*.json into comfy_nodes/example_workflows/, so they
-show in ComfyUI's template browser. Widget order comes from a server's /object_info (nodes it
-lacks keep their inputs' file order). Node titles are the API graph's: readable words that
-keep the driver's markers ("Portrait @portrait").
+"""Write UI-format copies of api_workflows/*.json into example_workflows/ (one card each, see
+CARDS), so they show in ComfyUI's template browser. Widget order comes from a server's
+/object_info (nodes it lacks keep their inputs' file order). Node titles are the API graph's:
+readable words that keep the driver's markers ("Portrait @portrait").
 
     .venv/bin/python scripts/export_ui_workflows.py            # starts the embedded ComfyUI
     .venv/bin/python scripts/export_ui_workflows.py --url http://127.0.0.1:8188
@@ -20,6 +20,14 @@ from pathlib import Path
 import requests
 
 REPO = Path(__file__).resolve().parent.parent
+# Template card (file name, also the card's title and description on ComfyUI 0.3.75, whose
+# template browser shows nothing else for a custom node's template) <- api_workflows/ graph.
+# Each card has a <card>.jpg thumbnail beside it.
+CARDS = {
+    "Portrait to animated sprite sheet on CPU, Preview Motion standing in for H3":
+        "preview_sheet",
+    "Portrait to sprite clip with the MiniMax H3 video model on a GPU": "h3_sprite",
+}
 WIDGET_TYPES = {"INT", "FLOAT", "STRING", "BOOLEAN", "COMBO"}
 
 
@@ -99,7 +107,8 @@ def to_ui(graph: dict, info: dict) -> dict:
             outs.append({"name": name, "type": kind, "slot_index": slot,
                          "links": out_links.get((nid, slot), [])})
         nodes.append({
-            "id": ids[nid], "type": node["class_type"], "pos": [40 + col * 360, 40 + row * 260],
+            # Rows 340 apart: Load Image and video nodes grow a preview; no overlaps.
+            "id": ids[nid], "type": node["class_type"], "pos": [40 + col * 360, 40 + row * 340],
             "size": [320, 200], "flags": {}, "order": 0, "mode": 0, "inputs": inputs,
             "outputs": outs, "title": node.get("_meta", {}).get("title", node["class_type"]),
             "properties": {"Node name for S&R": node["class_type"]}, "widgets_values": widgets,
@@ -148,13 +157,12 @@ def main() -> None:
         info = requests.get(f"{args.url}/object_info", timeout=30).json()
     else:
         info = _info_from_embedded()
-    out = REPO / "comfy_nodes" / "example_workflows"
+    out = REPO / "example_workflows"
     out.mkdir(exist_ok=True)
-    for name in ("preview", "h3_sprite"):
-        graph = json.loads((REPO / "workflows" / f"{name}.json").read_text())
-        (out / f"h3sprite_{name}.json").write_text(json.dumps(to_ui(graph, info), indent=1)
-                                                   + "\n")
-        print(out / f"h3sprite_{name}.json")
+    for card, name in CARDS.items():
+        graph = json.loads((REPO / "api_workflows" / f"{name}.json").read_text())
+        (out / f"{card}.json").write_text(json.dumps(to_ui(graph, info), indent=1) + "\n")
+        print(out / f"{card}.json")
 
 
 if __name__ == "__main__":

@@ -12,14 +12,17 @@ import os
 import sys
 from pathlib import Path
 
-from service import embedded, manager
-from service.config import ConfigError, resolve
+from service import embedded, every, manager
+from service.config import ConfigError, ServiceConfig, resolve
 from service.manager import Exit, Result
 from service.process import who_holds
 
 
-def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+def _common(after_verb: bool) -> argparse.ArgumentParser:
+    """The options every verb takes, accepted before and after the verb. After it they
+    default to "not given" (SUPPRESS), so they never undo the same option given before."""
+    common = argparse.ArgumentParser(
+        add_help=False, argument_default=argparse.SUPPRESS if after_verb else None)
     common.add_argument("--json", action="store_true", help="print one JSON object")
     common.add_argument("--config", type=Path, help="settings file (YAML)")
     common.add_argument("--comfyui", type=Path, help="ComfyUI folder (with main.py)")
@@ -28,9 +31,14 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--port", type=int, help="port (default 8188)")
     common.add_argument("--state-dir", type=Path, help="where state and logs go")
     common.add_argument("-v", "--verbose", action="store_true")
+    return common
 
+
+def _parser() -> argparse.ArgumentParser:
+    common = _common(after_verb=True)
     p = argparse.ArgumentParser(
-        prog="comfy_service", description="Start, watch, free and stop a ComfyUI server.")
+        prog="comfy_service", description="Start, watch, free and stop a ComfyUI server.",
+        parents=[_common(after_verb=False)])
     sub = p.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
 
@@ -47,8 +55,10 @@ def _parser() -> argparse.ArgumentParser:
         s.add_argument("comfy_args", nargs="*", metavar="-- COMFY_ARG",
                        help="extra ComfyUI flags after --, e.g. -- --disable-mmap")
 
-    sub.add_parser("status", parents=[common], help="running / not running / stale / unresponsive")
-    s = sub.add_parser("stop", parents=[common], help="stop the server and its whole process tree")
+    sub.add_parser("status", parents=[common], help="running / not running / stale / "
+                   "unresponsive (without --port: every server we started)")
+    s = sub.add_parser("stop", parents=[common], help="stop the server and its whole process "
+                       "tree (without --port: every server we started)")
     s.add_argument("--timeout", type=float, default=15.0, help="seconds between TERM and KILL")
     s = sub.add_parser("free", parents=[common], help="unload models, free memory, report VRAM")
     s.add_argument("--timeout", type=float, default=60.0)
@@ -64,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("logs", parents=[common], help="print (or follow) the server log")
     s.add_argument("-f", "--follow", action="store_true")
     s.add_argument("-n", "--lines", type=int, default=40)
+    sub.add_parser("list", parents=[common], help="every server we started, with its state")
     s = sub.add_parser("who-holds", parents=[common], help="which processes hold a file open")
     s.add_argument("path", type=Path)
     s = sub.add_parser("link-pack", parents=[common],
@@ -82,7 +93,7 @@ def _h3_parsers(sub, common: argparse.ArgumentParser) -> None:
     s.add_argument("--models-dir", type=Path, help="models folder (default: <comfyui>/models)")
     s.add_argument("--table", type=Path, help="model table JSON (default: the official files)")
     s.add_argument("--workflow", type=Path, help="workflow whose files to fetch "
-                                                 "(default: workflows/h3_sprite.json)")
+                                                 "(default: api_workflows/h3_sprite.json)")
     s.add_argument("--workers", type=int, default=4, help="files fetched at once")
     s = sub.add_parser("doctor", parents=[common],
                        help="is this box ready for an H3 batch? one line per fact, then advice")
@@ -134,10 +145,18 @@ def run(args: argparse.Namespace) -> Result:
         return manager.start(cfg)
     if args.verb == "restart":
         return manager.restart(cfg)
+    # No port chosen anywhere (flag, environment, config file): every server we started.
+    every_port = cfg.port == ServiceConfig.model_fields["port"].default and args.port is None
     if args.verb == "status":
-        return manager.status(cfg)
+        return every.on_each(cfg, "status", manager.status) if every_port \
+            else manager.status(cfg)
     if args.verb == "stop":
-        return manager.stop(cfg, timeout=args.timeout)
+        def stop(c):
+            return manager.stop(c, timeout=args.timeout)
+
+        return every.on_each(cfg, "stop", stop) if every_port else stop(cfg)
+    if args.verb == "list":
+        return every.listing(cfg)
     if args.verb == "free":
         return manager.free(cfg, timeout=args.timeout, restart_if_held=args.restart_if_held)
     if args.verb == "idle":

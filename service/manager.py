@@ -33,7 +33,7 @@ from service.process import (
     wait_port_free,
 )
 
-PACK_DIR = Path(__file__).resolve().parent.parent / "comfy_nodes"
+PACK_DIR = Path(__file__).resolve().parent.parent  # the repository root, loaded as a clone is
 LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
 PACK_LINK_NAME = "h3sprite"
 GIB = 1024**3
@@ -449,8 +449,6 @@ def follow(path: Path, out=sys.stdout, poll: float = 0.5) -> None:
 
 def link_pack(cfg: ServiceConfig, install_deps: bool = False) -> Result:
     """Link our node pack into <ComfyUI>/custom_nodes/h3sprite (for a user's own ComfyUI)."""
-    from service.embedded import PACK_REQUIREMENTS
-
     check_paths(cfg)
     link = cfg.comfyui / "custom_nodes" / PACK_LINK_NAME
     if link.is_symlink() and link.resolve() == PACK_DIR:
@@ -465,10 +463,14 @@ def link_pack(cfg: ServiceConfig, install_deps: bool = False) -> Result:
     if install_deps:
         import subprocess
 
-        proc = subprocess.run([str(cfg.python), "-m", "pip", "install", *PACK_REQUIREMENTS],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            return Result(Exit.ERROR, f"{msg}; but installing the pack's packages into "
-                                      f"{cfg.python} failed", detail=proc.stdout[-2000:])
-        msg += f"; installed {', '.join(PACK_REQUIREMENTS)} into {cfg.python}"
+        # As ComfyUI-Manager installs a pack: requirements.txt, then install.py (which adds
+        # OpenCV only where no cv2 is installed, never beside an opencv-python).
+        for step in (["-m", "pip", "install", "-r", str(PACK_DIR / "requirements.txt")],
+                     [str(PACK_DIR / "install.py")]):
+            proc = subprocess.run([str(cfg.python), *step], capture_output=True, text=True)
+            if proc.returncode != 0:
+                return Result(Exit.ERROR, f"{msg}; but installing the pack's packages into "
+                                          f"{cfg.python} failed", detail=proc.stdout[-2000:]
+                              + proc.stderr[-2000:])
+        msg += f"; installed the pack's requirements into {cfg.python}"
     return Result(Exit.OK, msg, {"link": str(link)})

@@ -31,7 +31,7 @@ from service.config import ServiceConfig
 from service.manager import Exit, Result
 
 TABLE = Path(__file__).with_name("h3_models.json")
-DEFAULT_WORKFLOW = Path(__file__).resolve().parent.parent / "workflows" / "h3_sprite.json"
+DEFAULT_WORKFLOW = Path(__file__).resolve().parent.parent / "api_workflows" / "h3_sprite.json"
 SIZE_TOLERANCE = 0.01  # the template rounds sizes to 3-4 digits
 STAGING = ".h3sprite-downloads"  # under models/: the partial downloads, resumed next time
 

@@ -48,7 +48,7 @@ class Workspace:
                        "hang_seconds": 60,
                        "comfy_args": ["--base-directory", str(self.base_dir),
                                       "--database-url", "sqlite:///:memory:"]},
-            "workflow": str(REPO / "workflows" / "preview.json"),
+            "workflow": str(REPO / "api_workflows" / "preview.json"),
             "size": {"canvas": [256, 256]},
             "actions": ["idle", "attack"],
             "wording": {"hero": "a hero", "zombie": "a zombie"},

@@ -1,4 +1,4 @@
-"""`driver batch` against the real embedded ComfyUI with workflows/preview.json.
+"""`driver batch` against the real embedded ComfyUI with api_workflows/preview.json.
 
 The tests share one workspace and run in order: first run, resume, a changed portrait,
 --force, --reuse-video without a server, then a server killed mid-job.
@@ -240,7 +240,7 @@ def test_ctrl_c_stops_cleanly_and_the_next_run_resumes(workspace):
 def test_graph_without_green_screen_prep_gets_a_prepared_first_frame(workspace):
     """A user's graph that loads the first frame directly (no Green Screen Prep): the
     driver uploads the first frame it prepared at the canvas size, and the job works."""
-    graph = json.loads((REPO / "workflows" / "preview.json").read_text())
+    graph = json.loads((REPO / "api_workflows" / "preview.json").read_text())
     del graph["4"]
     graph["6"]["inputs"]["first_frame"] = ["1", 0]
     wf = workspace.root / "own_graph.json"

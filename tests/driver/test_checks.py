@@ -19,7 +19,7 @@ def _joblist(tmp_path, port=None, **changes):
     doc = {
         "server": {"url": "embedded", "port": port or free_port(),
                    "comfy_args": ["--base-directory", str(tmp_path / "base")]},
-        "workflow": str(REPO / "workflows" / "preview.json"),
+        "workflow": str(REPO / "api_workflows" / "preview.json"),
         "actions": ["idle"],
         "wording": {"hero": "h", "boar": "b"},
         "characters": {"hero": {"portrait": "hero.png"}, "boar": {"portrait": "boar.png"}},
@@ -80,7 +80,7 @@ def test_escaping_names_and_missing_markers(tmp_path):
     res = run_cli("driver", "check", str(path))
     assert res.code == 1 and "not a plain name" in res.err
     wf = tmp_path / "wf.json"
-    shutil.copy(REPO / "workflows" / "preview.json", wf)
+    shutil.copy(REPO / "api_workflows" / "preview.json", wf)
     wf.write_text(wf.read_text().replace("@seed @action", "Preview"))
     path = _joblist(tmp_path, workflow=str(wf))
     res = run_cli("driver", "check", str(path))
@@ -89,7 +89,7 @@ def test_escaping_names_and_missing_markers(tmp_path):
 
 def test_gguf_model_is_refused_with_the_reason(tmp_path):
     wf = tmp_path / "wf.json"
-    wf.write_text((REPO / "workflows" / "h3_sprite.json").read_text().replace(
+    wf.write_text((REPO / "api_workflows" / "h3_sprite.json").read_text().replace(
         "minimax_h3_fl2va_pruned_int8_convrot.safetensors", "h3-Q4_K_M.gguf"))
     path = _joblist(tmp_path, workflow=str(wf))
     res = run_cli("driver", "check", str(path))
@@ -99,7 +99,7 @@ def test_gguf_model_is_refused_with_the_reason(tmp_path):
 
 def test_checks_see_the_overridden_model_file(tmp_path):
     """Another quantisation set through the joblist's overrides is what the checks see."""
-    path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"),
+    path = _joblist(tmp_path, workflow=str(REPO / "api_workflows" / "h3_sprite.json"),
                     overrides={"10": {"unet_name": "h3-Q4_K_M.gguf"}})
     res = run_cli("driver", "check", str(path))
     assert res.code == 1 and "workflow node 10 loads h3-Q4_K_M.gguf" in res.err
@@ -109,7 +109,7 @@ def test_missing_h3_pieces_are_named_by_preflight(tmp_path, comfy_server):
     """The production workflow on the plain CPU server (0.3.75, no H3, no KJNodes, no model
     files): preflight names the H3 class and why, each KJNodes class with its pack, and each
     official model file with its folder; nothing is submitted."""
-    path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"),
+    path = _joblist(tmp_path, workflow=str(REPO / "api_workflows" / "h3_sprite.json"),
                     server={"url": f"http://127.0.0.1:{comfy_server.port}"})
     res = run_cli("driver", "batch", str(path))
     assert res.code == 1 and "Traceback" not in res.err
@@ -129,7 +129,7 @@ def test_missing_h3_pieces_are_named_by_preflight(tmp_path, comfy_server):
 def test_graph_without_first_frame_is_refused(tmp_path):
     """A graph whose video node has no first_frame from the portrait: one line, exit 1."""
     wf = tmp_path / "wf.json"
-    graph = json.loads((REPO / "workflows" / "preview.json").read_text())
+    graph = json.loads((REPO / "api_workflows" / "preview.json").read_text())
     motion = next(n for n in graph.values() if n["class_type"] == "H3Sprite_PreviewMotion")
     motion["inputs"]["image"] = motion["inputs"].pop("first_frame")
     wf.write_text(json.dumps(graph))
@@ -142,7 +142,7 @@ def test_loop_closure_needs_a_last_frame_input(tmp_path, comfy_server):
     """Loop closure asked of a graph whose video node takes no last_frame (a real 0.3.75 node
     with first_frame only): preflight says so in one line and exits 1."""
     wf = tmp_path / "wf.json"
-    graph = json.loads((REPO / "workflows" / "preview.json").read_text())
+    graph = json.loads((REPO / "api_workflows" / "preview.json").read_text())
     info = requests.get(f"http://127.0.0.1:{comfy_server.port}/object_info",
                         timeout=30).json()
     # Any server class with a first_frame but no last_frame input will do.

@@ -19,7 +19,7 @@ def _load(tmp_path, **changes) -> joblist.Loaded:
     for cid in ("hero", "boar"):
         if not (tmp_path / f"{cid}.png").exists():
             draw_portrait(tmp_path / f"{cid}.png", "hero" if cid == "hero" else "zombie")
-    doc = {"workflow": str(REPO / "workflows" / "preview.json"),
+    doc = {"workflow": str(REPO / "api_workflows" / "preview.json"),
            "size": {"megapixels": 0.2, "aspect": "1:1"},
            "actions": ["idle", "walk", "attack"], "wording": {"hero": "h", "boar": "b"},
            "characters": {"hero": {"portrait": "hero.png"}, "boar": {"portrait": "boar.png"}},
@@ -82,7 +82,7 @@ def test_preview_clip_returns_to_its_first_frame(tmp_path, comfy_server):
     frame as last_frame too, so the clip's last frame is its first (up to H.264)."""
     draw_portrait(tmp_path / "hero.png", "hero")
     doc = {"server": {"url": f"http://127.0.0.1:{comfy_server.port}"},
-           "workflow": str(REPO / "workflows" / "preview.json"),
+           "workflow": str(REPO / "api_workflows" / "preview.json"),
            "size": {"canvas": [192, 192]}, "actions": ["walk"], "loop_closure": True,
            "wording": {"hero": "h"}, "characters": {"hero": {"portrait": "hero.png"}}}
     path = tmp_path / "joblist.yaml"

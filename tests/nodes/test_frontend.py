@@ -18,6 +18,26 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
+CPU_CARD = "Portrait to animated sprite sheet on CPU, Preview Motion standing in for H3"
+# Search words -> the node listed first.
+SEARCH = {"chroma key": "Sprite Matte (chroma key)", "green screen": "Green Screen Prep",
+          "spritesheet": "Sprite Sheet", "loop": "Sprite Loop Window", "sprite": "Sprite Sheet"}
+
+
+def _cards() -> set[str]:
+    import sys
+
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        from export_ui_workflows import CARDS
+    finally:
+        sys.path.pop(0)
+    return set(CARDS)
+
+
+CARDS = _cards()
+
+
 def _normal(graph: dict) -> dict:
     """class_type + inputs, numbers compared as floats."""
     def norm(v):
@@ -29,15 +49,17 @@ def _normal(graph: dict) -> dict:
 
 def test_page_registers_nodes_and_loads_our_graph(comfy_server):
     """In the real frontend: all 7 H3Sprite node types are registered, the template list
-    offers our examples, and our UI-format preview graph converts back to preview.json."""
+    offers our cards, the CPU card's graph converts back to preview_sheet.json, and the
+    search box (which indexes node ids and display names only, on 0.3.75) finds our nodes
+    by the words users type."""
     from playwright.sync_api import sync_playwright
 
     url = f"http://127.0.0.1:{comfy_server.port}"
     # A first visit opens the template browser over the graph: mark the tour as done.
     requests.post(f"{url}/settings/Comfy.TutorialCompleted", json=True, timeout=10)
     templates = requests.get(f"{url}/workflow_templates", timeout=10).json()
-    assert set(templates.get("h3sprite", [])) == {"h3sprite_preview", "h3sprite_h3_sprite"}
-    ui = json.loads((REPO / "comfy_nodes/example_workflows/h3sprite_preview.json").read_text())
+    assert set(templates.get("h3sprite", [])) == set(CARDS)
+    ui = json.loads((REPO / "example_workflows" / f"{CPU_CARD}.json").read_text())
     out_dir = REPO / "tests" / "_outputs"
     out_dir.mkdir(exist_ok=True)
     with sync_playwright() as p:
@@ -58,7 +80,17 @@ def test_page_registers_nodes_and_loads_our_graph(comfy_server):
             page.wait_for_timeout(500)
             api = page.evaluate("async () => (await app.graphToPrompt()).output")
             page.screenshot(path=str(out_dir / "comfyui_preview_graph.png"))
+            page.mouse.dblclick(900, 900)  # empty canvas: the node search box
+            found = {}
+            for words in SEARCH:
+                page.locator("input:focus").fill(words)
+                page.wait_for_timeout(600)
+                options = page.locator("[role=option]").all_inner_texts()
+                found[words] = [o.split("\xa0")[0].strip() for o in options if o.strip()]
+            page.screenshot(path=str(out_dir / "comfyui_search.png"))
         finally:
             browser.close()
-    expected = json.loads((REPO / "workflows" / "preview.json").read_text())
+    expected = json.loads((REPO / "api_workflows" / "preview_sheet.json").read_text())
     assert _normal(api) == _normal(expected)
+    for words, node in SEARCH.items():
+        assert found[words] and found[words][0] == node, (words, found[words])

@@ -62,7 +62,7 @@ def test_preview_workflow_makes_the_snapped_clip(client, tmp_path, seconds, fram
     first frame is the prepared first frame (mean error < 3 levels after H.264)."""
     path, rgba = _portrait(tmp_path)
     name = client.upload(path, f"knight_{action}.png")
-    wf = Workflow.load(REPO / "workflows" / "preview.json")
+    wf = Workflow.load(REPO / "api_workflows" / "preview.json")
     graph = wf.bind(portrait=name, prompt="test", seconds=seconds, size=(448, 448), seed=3,
                     clip_prefix=f"h3sprite/test/knight_{action}", action=action)
     run = client.run(graph)
@@ -89,32 +89,77 @@ def test_bad_frame_count_is_a_validation_error(client):
 
 
 def test_portrait_without_alpha_fails_with_clear_message(client, tmp_path):
-    """An opaque RGB portrait is refused by Green Screen Prep, naming the fix."""
+    """An opaque RGB portrait is refused by Green Screen Prep in one sentence that names
+    the node and the fix, with no internal sizes (it used to say "mask 64x64 vs ...")."""
     path = tmp_path / "opaque.png"
     cv2.imwrite(str(path), np.full((40, 30, 3), 128, np.uint8))
     name = client.upload(path, "opaque.png")
-    wf = Workflow.load(REPO / "workflows" / "preview.json")
+    wf = Workflow.load(REPO / "api_workflows" / "preview.json")
     graph = wf.bind(portrait=name, prompt="x", seconds=0.7, size=(128, 128), seed=0,
                     clip_prefix="h3sprite/test/opaque", action="idle")
-    with pytest.raises(ExecutionFailed, match="alpha"):
+    with pytest.raises(ExecutionFailed, match="Green Screen Prep: the portrait needs a "
+                                              "transparent background") as e:
         client.run(graph)
+    assert not re.search(r"\d+x\d+|mask|comfy_nodes", str(e.value)), str(e.value)
 
 
 def test_example_workflows_are_in_sync_with_the_api_graphs(client):
     """The UI-format templates are what scripts/export_ui_workflows.py makes of
-    workflows/*.json today (regenerate them after editing a workflow)."""
+    api_workflows/*.json today (regenerate them after editing a workflow)."""
     import json
     import sys
 
     sys.path.insert(0, str(REPO / "scripts"))
     try:
-        from export_ui_workflows import to_ui
+        from export_ui_workflows import CARDS, to_ui
     finally:
         sys.path.pop(0)
     info = client.object_info()
-    # h3_sprite needs the H3 schemas this server lacks: tests/workflows/test_h3_template.py
-    for name in ("preview",):
-        graph = json.loads((REPO / "workflows" / f"{name}.json").read_text())
-        committed = json.loads(
-            (REPO / "comfy_nodes" / "example_workflows" / f"h3sprite_{name}.json").read_text())
+    assert {p.stem for p in (REPO / "example_workflows").glob("*.json")} == set(CARDS)
+    for card, name in CARDS.items():
+        assert (REPO / "example_workflows" / f"{card}.jpg").is_file(), f"{card}: no thumbnail"
+        if name == "h3_sprite":  # needs the H3 schemas this server lacks: test_h3_template.py
+            continue
+        graph = json.loads((REPO / "api_workflows" / f"{name}.json").read_text())
+        committed = json.loads((REPO / "example_workflows" / f"{card}.json").read_text())
         assert to_ui(graph, info) == committed, name
+
+
+def test_file_input_replaced_under_the_same_name_reruns(client, tmp_path):
+    """Green Screen Prep's `file` input is fingerprinted by content: the same name with a
+    new portrait runs again (a new placement), the same file again is served from cache."""
+    path, rgba = _portrait(tmp_path, "hero")
+    graph = {
+        "1": {"class_type": "H3Sprite_GreenScreenPrep",
+              "inputs": {"file": "", "width": 128, "height": 128, "key_color": "#00B140",
+                         "height_share": 0.6, "feet_margin": 0.08}},
+        "2": {"class_type": "PreviewImage", "inputs": {"images": ["1", 0]}},
+    }
+    graph["1"]["inputs"]["file"] = client.upload(path, "swap.png")
+    first = client.run(graph)
+    small = cv2.resize(rgba, (rgba.shape[1] // 2, rgba.shape[0] // 2),
+                       interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(path), cv2.cvtColor(small, cv2.COLOR_RGBA2BGRA))
+    client.upload(path, "swap.png")  # same name, new content
+    second = client.run(graph)
+    third = client.run(graph)
+    assert "1" not in second.cached and "1" in third.cached
+    assert first.outputs["1"]["text"] != second.outputs["1"]["text"]
+
+
+def test_loop_window_runs_with_nothing_after_it(client, tmp_path):
+    """Sprite Loop Window is an output node: a graph that ends in it runs (ComfyUI refuses
+    a prompt without outputs) and its grade comes back as the node's text."""
+    path, _ = _portrait(tmp_path, "hero")
+    graph = {
+        "1": {"class_type": "H3Sprite_GreenScreenPrep",
+              "inputs": {"file": client.upload(path, "lw.png"), "width": 128, "height": 128,
+                         "key_color": "#00B140", "height_share": 0.6, "feet_margin": 0.08}},
+        "2": {"class_type": "H3Sprite_PreviewMotion",
+              "inputs": {"first_frame": ["1", 0], "action": "walk", "frames": 56, "seed": 0}},
+        "3": {"class_type": "H3Sprite_SpriteLoopWindow",
+              "inputs": {"frames": ["2", 0], "action": "walk", "sheet_frames": 0,
+                         "sheet_fps": 0.0, "clip_fps": 24.0}},
+    }
+    text = client.run(graph).outputs["3"]["text"][0]
+    assert text.startswith("loop ") and " · QC: " in text, text

@@ -66,8 +66,8 @@ def test_who_holds_names_the_holder(tmp_path):
 
 
 def test_link_pack_links_once_and_never_replaces(tmp_path):
-    """link-pack creates custom_nodes/h3sprite -> comfy_nodes, is idempotent, and refuses
-    to replace a folder that is not its link."""
+    """link-pack creates custom_nodes/h3sprite -> the repository (loaded as a clone is), is
+    idempotent, and refuses to replace a folder that is not its link."""
     comfy = tmp_path / "ComfyUI"
     comfy.mkdir()
     (comfy / "main.py").write_text("")
@@ -76,6 +76,7 @@ def test_link_pack_links_once_and_never_replaces(tmp_path):
     assert first.code == 0 and "linked" in first.out
     link = comfy / "custom_nodes" / "h3sprite"
     assert link.is_symlink() and (link / "__init__.py").is_file()
+    assert (link / "example_workflows").is_dir() and (link / "requirements.txt").is_file()
     assert "already linked" in run_cli("service", *args).out
     link.unlink()
     link.mkdir()
@@ -83,3 +84,15 @@ def test_link_pack_links_once_and_never_replaces(tmp_path):
     res = run_cli("service", *args)
     assert res.code == Exit.ERROR and "not our link" in res.err
     assert (link / "mine.txt").read_text() == "user data"
+
+
+def test_link_pack_install_deps_installs_as_the_manager_does(tmp_path, embedded_ready):
+    """--install-deps runs requirements.txt then install.py with ComfyUI's python; on the
+    embedded ComfyUI everything is already there (OpenCV included), so nothing changes."""
+    comfy = tmp_path / "ComfyUI"
+    comfy.mkdir()
+    (comfy / "main.py").write_text("")
+    res = run_cli("service", "link-pack", "--comfyui", str(comfy), "--python",
+                  str(embedded_ready.python), "--install-deps")
+    assert res.code == 0, res.err
+    assert f"installed the pack's requirements into {embedded_ready.python}" in res.out

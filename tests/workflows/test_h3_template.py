@@ -1,4 +1,4 @@
-"""workflows/h3_sprite.json against the ground truth: ComfyUI's own MiniMax H3 template
+"""api_workflows/h3_sprite.json against the ground truth: ComfyUI's own MiniMax H3 template
 (comfyui-workflow-templates-json, pinned in the dev extras) and the real embedded ComfyUI,
 which validates the bound graph with test-only schemas for the nodes 0.3.75 lacks."""
 
@@ -21,7 +21,7 @@ from tests.conftest import REPO, free_port
 from tests.driver.conftest import draw_portrait
 from tests.h3_schemas.schemas import KJNODES, SCHEMAS
 
-WORKFLOW = REPO / "workflows" / "h3_sprite.json"
+WORKFLOW = REPO / "api_workflows" / "h3_sprite.json"
 PREFIX = "H3Sprite_"
 LOADERS = ("UNETLoader", "LoraLoaderModelOnly", "CLIPLoader", "VAELoader")
 # What ComfyUI 0.3.75 itself rejects in the production graph because it predates H3, each
@@ -239,17 +239,17 @@ def test_link_types_by_the_server(schema_server):
 
 
 def test_ui_copy_is_in_sync(schema_server):
-    """comfy_nodes/example_workflows/h3sprite_h3_sprite.json is what
-    scripts/export_ui_workflows.py makes of h3_sprite.json with the full schemas."""
+    """The H3 template card in example_workflows/ is what scripts/export_ui_workflows.py
+    makes of api_workflows/h3_sprite.json with the full schemas."""
     cfg, _ = schema_server
     sys.path.insert(0, str(REPO / "scripts"))
     try:
-        from export_ui_workflows import to_ui
+        from export_ui_workflows import CARDS, to_ui
     finally:
         sys.path.pop(0)
     info = ComfyClient(f"http://127.0.0.1:{cfg.port}").object_info()
-    committed = json.loads(
-        (REPO / "comfy_nodes" / "example_workflows" / "h3sprite_h3_sprite.json").read_text())
+    card = next(c for c, name in CARDS.items() if name == "h3_sprite")
+    committed = json.loads((REPO / "example_workflows" / f"{card}.json").read_text())
     assert to_ui(_graph(), info) == committed
     titles = [n["title"] for n in committed["nodes"]]
     assert "Portrait @portrait" in titles

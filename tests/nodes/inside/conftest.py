@@ -14,3 +14,14 @@ def output_dir(tmp_path):
     folder_paths.set_output_directory(str(tmp_path))
     yield tmp_path
     folder_paths.set_output_directory(old)
+
+
+@pytest.fixture(autouse=True)
+def temp_dir(tmp_path_factory):
+    """Previews (ComfyUI's temp folder) go to a test folder, not the shared ComfyUI's."""
+    import folder_paths
+
+    old = folder_paths.get_temp_directory()
+    folder_paths.set_temp_directory(str(tmp_path_factory.mktemp("comfy_temp")))
+    yield
+    folder_paths.set_temp_directory(old)

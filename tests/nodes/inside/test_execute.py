@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -67,10 +68,11 @@ def test_green_screen_prep_odd_portrait():
 def test_green_screen_prep_refuses_no_alpha():
     """An image whose Load Image mask is the 64x64 placeholder (no alpha) is refused."""
     _, image, _ = _portrait_tensors()
-    with pytest.raises(ValueError, match="no alpha"):
+    with pytest.raises(ValueError, match="^Green Screen Prep: the portrait needs a transparent "
+                                         "background: save it as PNG or WebP"):
         nodes_greenscreen.GreenScreenPrep.execute(160, 96, "#00B140", 0.6, 0.08, image=image,
                                                   mask=torch.zeros((1, 64, 64)))
-    with pytest.raises(ValueError, match="connect"):
+    with pytest.raises(ValueError, match="^Green Screen Prep: connect a portrait"):
         nodes_greenscreen.GreenScreenPrep.execute(160, 96, "#00B140", 0.6, 0.08)
 
 
@@ -95,7 +97,7 @@ def test_preview_motion_frames_and_first_frame():
     t = time.monotonic()
     nodes_preview.PreviewMotion.execute(first, "idle", 5, 0, simulate_seconds=0.5)
     assert time.monotonic() - t >= 0.5  # simulate_seconds makes it take that long
-    assert nodes_preview.PreviewMotion.validate_inputs(frames=50).startswith("frames must")
+    assert nodes_preview.PreviewMotion.validate_inputs(frames=50).startswith("Preview Motion:")
     assert nodes_preview.PreviewMotion.validate_inputs(frames=56) is True
 
 
@@ -110,6 +112,14 @@ def test_sprite_matte_shapes_and_alpha():
                                                   True).args
     assert tuple(rgb.shape) == (3, 66, 90, 3) and tuple(alpha.shape) == (3, 66, 90)
     assert alpha[:, 0, 0].max() == 0 and alpha.max() == 1
+
+
+def test_errors_leave_as_one_plain_sentence_naming_the_node():
+    """A core error class (here an unknown action) reaches ComfyUI as a plain ValueError
+    whose message starts with the node's display name."""
+    with pytest.raises(ValueError) as e:
+        nodes_preview.PreviewMotion.execute(torch.zeros((1, 64, 64, 3)), "moonwalk", 22, 0)
+    assert type(e.value) is ValueError and str(e.value).startswith("Preview Motion")
 
 
 def test_sprite_loop_window():
@@ -127,8 +137,59 @@ def test_sprite_sheet_saves_safe_names(output_dir):
     for _ in range(2):
         out = nodes_sprite.SpriteSheet.execute(clip, "hero", "walk", 0, 0.0, 24.0, 120, 8000)
     files = sorted(p.name for p in (output_dir / "h3sprite" / "hero").iterdir())
-    assert files == ["walk_00001.json", "walk_00001.webp", "walk_00002.json", "walk_00002.webp"]
+    assert files == ["walk_00001_.json", "walk_00001_.webp", "walk_00002_.json",
+                     "walk_00002_.webp"]
     meta = json.loads(out.args[2])
-    assert meta["meta"]["image"] == "walk_00002.webp" and meta["meta"]["size"]["h"] == 120
-    with pytest.raises(ValueError, match="plain name"):
+    assert meta["meta"]["image"] == "walk_00002_.webp" and meta["meta"]["size"]["h"] == 120
+    assert set(meta["meta"]["comfyui"]) == {"prompt", "workflow"}
+    ui = out.ui
+    assert ui["animated"] == (True,) and ui["images"][0]["type"] == "temp"
+    import folder_paths
+    from PIL import Image
+
+    with Image.open(Path(folder_paths.get_temp_directory()) / ui["images"][0]["filename"]) as im:
+        assert im.n_frames == 10 and im.size == (meta["meta"]["cell"]["w"], 120)
+        im.seek(1)
+        im.load()  # Pillow reads a frame's duration when it decodes it
+        assert im.info["duration"] == 100  # plays at the walk recipe's 10 fps
+    assert "loop CLEAN" in ui["text"][0] and "QC: " in ui["text"][0]
+    with pytest.raises(ValueError, match="^Sprite Sheet: character '../x' must be a plain"):
         nodes_sprite.SpriteSheet.execute(clip, "../x", "walk", 0, 0.0, 24.0, 120, 8000)
+
+
+def test_green_screen_prep_shows_its_frame_and_placement():
+    """The node's UI output: the first frame it made (a temp image) and the placement."""
+    _, image, mask = _portrait_tensors()
+    ui = nodes_greenscreen.GreenScreenPrep.execute(160, 96, "#00B140", 0.6, 0.08,
+                                                  image=image, mask=mask).ui
+    assert ui["images"][0]["type"] == "temp" and ui["images"][0]["filename"].endswith(".png")
+    assert ui["text"][0].startswith("160×96, character ×")
+
+
+def test_file_input_fingerprint_follows_the_content(tmp_path):
+    """A portrait replaced under the same name changes the fingerprint (so ComfyUI reruns
+    the node instead of serving a stale cached frame); a missing file still fingerprints."""
+    import folder_paths
+
+    old = folder_paths.get_input_directory()
+    folder_paths.set_input_directory(str(tmp_path))
+    try:
+        fp = nodes_greenscreen.GreenScreenPrep.fingerprint_inputs
+        (tmp_path / "p.png").write_bytes(b"one")
+        first = fp(file="p.png")
+        (tmp_path / "p.png").write_bytes(b"two")
+        assert fp(file="p.png") != first
+        assert fp(file="gone.png") == "missing:gone.png" and fp(file="") == ""
+    finally:
+        folder_paths.set_input_directory(old)
+
+
+def test_loop_window_runs_as_an_output_and_messages_name_the_node():
+    """Loop Window is an output node (it runs with nothing downstream); a missing file
+    says so in one sentence naming the node, without a path."""
+    assert nodes_sprite.SpriteLoopWindow.define_schema().is_output_node
+    with pytest.raises(ValueError) as e:
+        nodes_greenscreen.GreenScreenPrep.execute(160, 96, "#00B140", 0.6, 0.08,
+                                                  file="nobody.png")
+    assert str(e.value) == ("Green Screen Prep: 'nobody.png' is not in the input folder: "
+                            "upload it, or connect Load Image.")

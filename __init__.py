@@ -1,0 +1,12 @@
+"""ComfyUI entry point when this repository is cloned into custom_nodes/<any name>.
+
+ComfyUI imports this file as a package named after the folder, so everything is reached
+by relative import: the pack itself lives in comfy_nodes/ (also linkable on its own).
+"""
+
+from .comfy_nodes import WEB_DIRECTORY as _PACK_WEB
+from .comfy_nodes import comfy_entrypoint
+
+WEB_DIRECTORY = "./comfy_nodes/" + _PACK_WEB.removeprefix("./")
+
+__all__ = ["WEB_DIRECTORY", "comfy_entrypoint"]

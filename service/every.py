@@ -1,0 +1,52 @@
+"""`status`, `stop` and `list` over every server we started: one state file per port in
+the state folder (comfyui-<port>.json), so nothing else is needed to find them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from service import manager
+from service.config import ServiceConfig
+from service.manager import Exit, Result
+
+_STATE = re.compile(r"comfyui-(\d+)\.json")
+
+
+def recorded_ports(cfg: ServiceConfig) -> list[int]:
+    """Ports with a state file in cfg.state_dir, ascending."""
+    if not cfg.state_dir.is_dir():
+        return []
+    found = (_STATE.fullmatch(p.name) for p in cfg.state_dir.iterdir())
+    return sorted(int(m.group(1)) for m in found if m)
+
+
+def on_each(cfg: ServiceConfig, verb: str, act: Callable[[ServiceConfig], Result]) -> Result:
+    """Run `act` for every recorded port; one line per server, each naming its port. With
+    none recorded, the configured port alone (so the answer is still "not running on …")."""
+    ports = recorded_ports(cfg)
+    if not ports:
+        return act(cfg)
+    results = [(port, act(cfg.model_copy(update={"port": port}))) for port in ports]
+    lines = [f"port {port}: {res.message}" for port, res in results]
+    bad = [res.code for _, res in results if res.code != Exit.OK]
+    if verb == "stop":
+        stopped = [port for port, res in results if res.data.get("stopped")]
+        head = (f"stopped {len(stopped)} server(s) on port(s) "
+                f"{', '.join(map(str, stopped))}" if stopped else "no server of ours was running")
+    else:
+        running = [port for port, res in results if res.code == Exit.OK]
+        head = f"{len(running)} of {len(ports)} recorded server(s) running"
+    return Result(bad[0] if bad else Exit.OK, head,
+                  {"servers": [{"port": port, "exit": int(res.code), **res.data}
+                               for port, res in results]},
+                  detail="\n".join(lines))
+
+
+def listing(cfg: ServiceConfig) -> Result:
+    """`comfy_service list`: every server we started and whether it still runs."""
+    ports = recorded_ports(cfg)
+    if not ports:
+        return Result(Exit.OK, f"no servers recorded in {cfg.state_dir}", {"servers": []})
+    res = on_each(cfg, "status", manager.status)
+    return Result(Exit.OK, res.message, res.data, detail=res.detail)
