@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 from comfy_api.latest import io, ui
 
-from .core import matte, pipeline
+from .core import export, matte, pipeline
+from .core.export import texturepacker
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
-from .core.sheet import encode_webp, json_bytes, write_atomic
 from .core.video import Clip
 from .schema import PACK, PREFIX, schema
 from .tensors import image_to_uint8, uint8_to_image, uint8_to_mask
@@ -139,18 +139,15 @@ class SpriteSheet(io.ComfyNode):
                                     max_width=max_width)
         subfolder = f"h3sprite/{character}"
         folder = Path(folder_paths.get_output_directory()) / subfolder
-        folder.mkdir(parents=True, exist_ok=True)
         n = 1
-        while (folder / f"{action}_{n:05d}.webp").exists():
+        while any(p.exists() for p in export.candidates(folder, f"{action}_{n:05d}")):
             n += 1  # ComfyUI's way: a new numbered file, never an overwrite
-        stem = f"{action}_{n:05d}"
-        res.meta["meta"]["image"] = f"{stem}.webp"
-        write_atomic(folder / f"{stem}.webp", encode_webp(res.rgba))
-        write_atomic(folder / f"{stem}.json", json_bytes(res.meta))
-        saved = ui.SavedResult(f"{stem}.webp", subfolder, io.FolderType.output)
-        text = f"{subfolder}/{stem}.webp: " + _grade_text(res.meta["meta"]["animation"])
+        written = export.write_sheet(res, folder, f"{action}_{n:05d}")
+        doc = texturepacker.document(res, written.image.name)
+        saved = ui.SavedResult(written.image.name, subfolder, io.FolderType.output)
+        text = f"{subfolder}/{written.image.name}: " + _grade_text(doc["meta"]["animation"])
         return io.NodeOutput(uint8_to_image(res.rgba[..., :3]), uint8_to_mask(res.rgba[..., 3]),
-                             json.dumps(res.meta),
+                             json.dumps(doc),
                              ui={"images": [saved], "text": [text]})
 
 

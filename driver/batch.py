@@ -449,10 +449,10 @@ class Batch:
         try:
             res = pipeline.process_clip(clip, j.action, j.recipe, character=j.cid,
                                         cell_height=self.loaded.spec.cell_height,
-                                        max_width=self.loaded.spec.max_width,
-                                        image_name=j.webp.name)
+                                        max_width=self.loaded.spec.max_width)
             with self.lock:
-                write_sheet(res, j.webp, j.json, self.loaded.out)
+                written = write_sheet(res, j.out_dir, j.action, self.loaded.out, j.formats,
+                                      j.image_format)
                 post_s = time.monotonic() - t
                 self.summary.post_seconds.append(post_s)
                 self.summary.done.append(j.key)
@@ -460,12 +460,13 @@ class Batch:
                                attempts=gen.get("attempts", 0),
                                timings={"generation": gen.get("seconds"), "post": post_s},
                                outputs={"webp": str(j.webp), "json": str(j.json),
-                                        "clip": str(j.clip_path)},
+                                        "clip": str(j.clip_path),
+                                        "files": {f.value: str(p)
+                                                  for f, p in written.files.items()}},
                                meta={k: v for k, v in gen.items() if k != "seconds"})
                 self._write_actions()
-            anim = res.meta["meta"]["animation"]
-            grade = anim["loop_grade"] or "one-shot"
-            flags = " ".join(anim["qc"]) or "-"
+            grade = res.loop_grade or "one-shot"
+            flags = " ".join(res.qc) or "-"
             gen_s = (f"{gen['seconds']:.1f} s" if "seconds" in gen else
                      "adopted after reconnecting" if gen.get("adopted") else "reused")
             retries = max(0, gen.get("attempts", 1) - 1)

@@ -32,8 +32,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--recipes", type=Path, help="YAML/JSON file overriding recipes")
     s.add_argument("--cell-height", type=int, default=300)
     s.add_argument("--max-width", type=int, default=8000)
+    s.add_argument("--formats", default="texturepacker",
+                   help="comma-separated: texturepacker (always), aseprite, godot, frames")
+    s.add_argument("--image-format", default="webp", choices=["webp", "png"],
+                   help="the strip's image: lossless WebP (default) or PNG")
     s.add_argument("--keep-frames", action="store_true",
-                   help="also write each cell as PNG into a new timestamped folder")
+                   help="same as adding frames to --formats (STEM_frames/0000.png ...)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
 
     s = sub.add_parser("check", help="check a joblist without a server (roster, portraits, "
@@ -60,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def cmd_process(args: argparse.Namespace) -> int:
+    from comfy_nodes.core.export import ImageFormat, parse_formats
     from driver.process import process
 
     if args.cell_height < 8 or args.max_width < 8:
@@ -68,25 +73,32 @@ def cmd_process(args: argparse.Namespace) -> int:
         raise UsageError("--max-width above 16383 exceeds WebP's side limit")
     stem = safe_name(args.name or args.action, "--name")
     character = safe_name(args.character, "--character")
+    formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
+                            "--formats")
     recipe = recipe_for(args.action, load_recipes(args.recipes))
     done = process(args.clip, args.action, recipe, args.out, stem, character=character,
-                   cell_height=args.cell_height, max_width=args.max_width,
-                   keep_frames=args.keep_frames)
-    anim = done.result.meta["meta"]["animation"]
-    size = done.result.meta["meta"]["size"]
+                   cell_height=args.cell_height, max_width=args.max_width, formats=formats,
+                   image_format=ImageFormat(args.image_format))
+    sheet, written = done.sheet, done.written
     if args.json:
-        print(json.dumps({"webp": str(done.webp), "json": str(done.json), **anim,
-                          "size": size, "backup": str(done.backup) if done.backup else None,
-                          "timings": done.result.timings}))
+        print(json.dumps({
+            "image": str(written.image), "json": str(written.json),
+            "files": {f.value: str(p) for f, p in written.files.items()},
+            "name": sheet.action, "fps": sheet.fps, "loop": sheet.loop,
+            "frame_count": sheet.frame_count, "loop_score": sheet.loop_score,
+            "loop_grade": sheet.loop_grade, "qc": list(sheet.qc),
+            "size": {"w": sheet.size[0], "h": sheet.size[1]},
+            "backup": str(written.backup) if written.backup else None,
+            "timings": sheet.timings}))
     else:
-        grade = f", loop {anim['loop_grade']} ({anim['loop_score']})" if anim["loop"] else ""
-        flags = ", QC " + " ".join(anim["qc"]) if anim["qc"] else ""
-        print(f"wrote {done.webp} ({anim['frame_count']} frames @ {anim['fps']:g} fps, "
-              f"{size['w']}x{size['h']}{grade}{flags})")
-        if done.backup:
-            print(f"previous sheet moved to {done.backup}")
-        if done.frames_dir:
-            print(f"frames in {done.frames_dir}")
+        grade = f", loop {sheet.loop_grade} ({sheet.loop_score})" if sheet.loop else ""
+        flags = ", QC " + " ".join(sheet.qc) if sheet.qc else ""
+        print(f"wrote {written.image} ({sheet.frame_count} frames @ {sheet.fps:g} fps, "
+              f"{sheet.size[0]}x{sheet.size[1]}{grade}{flags})")
+        for fmt, path in written.files.items():
+            print(f"  {fmt.value}: {path}")
+        if written.backup:
+            print(f"previous sheet moved to {written.backup}")
     return 0
 
 
