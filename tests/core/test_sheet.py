@@ -9,8 +9,8 @@ import numpy as np
 from PIL import Image
 
 from comfy_nodes.core import pipeline
-from comfy_nodes.core.recipes import DEFAULT_RECIPES
 from comfy_nodes.core.export.texturepacker import document
+from comfy_nodes.core.recipes import DEFAULT_RECIPES
 from comfy_nodes.core.sheet import encode_webp
 
 from .conftest import fixture

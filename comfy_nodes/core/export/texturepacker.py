@@ -2,7 +2,8 @@
 
 We add per-frame `anchor`, `duration` (ms) and `source` (the clip frame and the clip
 rectangle resampled onto the cell), and `meta.frameTags` / `meta.animation` for the game's
-data. The shape is the one h3sprite has always written: games already read it.
+data. The shape is the one h3sprite has always written (games already read it), except
+meta.scale, see below.
 """
 
 from __future__ import annotations
@@ -45,7 +46,11 @@ def document(sheet: Sheet, image: str) -> dict:
             "image": image,
             "format": "RGBA8888",
             "size": {"w": sheet.size[0], "h": sheet.size[1]},
-            "scale": round(sheet.scale, 6),
+            # TexturePacker's texture scale, which PixiJS takes as the strip's resolution
+            # (frame sizes are divided by it): always 1 here. Until issue 12 this held the
+            # clip -> cell factor and PixiJS drew sprites that much too small; that factor
+            # is meta.clip.scale now.
+            "scale": "1",
             "frameTags": [tag],
             "character": sheet.character,
             "animation": {
@@ -56,6 +61,7 @@ def document(sheet: Sheet, image: str) -> dict:
             },
             "cell": cell,
             "clip": {"frames": win.clip_frames, "fps": win.clip_fps,
+                     "scale": round(sheet.scale, 6),
                      "size": {"w": win.clip_size[0], "h": win.clip_size[1]},
                      "expected_frames": win.expected_frames,
                      "window": {"start": win.start, "span": win.span,
