@@ -51,7 +51,12 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("batch", help="render a joblist: resumable, self-healing")
     s.add_argument("joblist", type=Path)
-    s.add_argument("--only", help="actions to run, comma-separated (e.g. idle,walk)")
+    s.add_argument("--only", help="jobs to run, comma-separated: hero/walk (one job), walk "
+                                  "(every character's), hero/ (all of hero's), @list.txt "
+                                  "(one per line, as driver review exports)")
+    s.add_argument("--reroll", action="store_true",
+                   help="draw a new seed for the --only jobs (kept for later runs); the old "
+                        "sheet is backed up")
     s.add_argument("--chars", help="characters to run, comma-separated (e.g. hero,boar)")
     s.add_argument("--force", action="store_true",
                    help="re-run every selected job (also FORCE=1)")
@@ -155,11 +160,17 @@ def _csv(text: str | None) -> list[str] | None:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    from driver import select
     from driver.batch import Batch, Options, log_to_file, summary_lines
     from driver.joblist import load
 
     loaded = load(args.joblist)
-    opts = Options(only=_csv(args.only), chars=_csv(args.chars),
+    if args.reroll and not args.only:
+        raise UsageError("--reroll needs --only: name the jobs to re-roll (e.g. --only hero/walk)")
+    if args.reroll and args.reuse_video:
+        raise UsageError("--reroll makes a new clip; it cannot be used with --reuse-video")
+    opts = Options(only=select.parse(args.only) if args.only else None, chars=_csv(args.chars),
+                   reroll=args.reroll,
                    force=args.force or os.environ.get("FORCE", "") not in ("", "0"),
                    reuse_video=args.reuse_video, dry_run=args.dry_run, quiet=args.quiet)
     batch = Batch(loaded, opts)
