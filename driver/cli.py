@@ -49,6 +49,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("joblist", type=Path)
     s.add_argument("--json", action="store_true")
 
+    s = sub.add_parser("review", help="one HTML page to review a batch's sheets: animated, "
+                                      "graded, filterable, with re-roll commands and rejects")
+    s.add_argument("joblist", type=Path)
+    s.add_argument("--out", type=Path, help="the page (default: the joblist's out/review.html)")
+
     s = sub.add_parser("batch", help="render a joblist: resumable, self-healing")
     s.add_argument("joblist", type=Path)
     s.add_argument("--only", help="jobs to run, comma-separated: hero/walk (one job), walk "
@@ -155,6 +160,21 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 1 if any(r["status"] == "failed" for r in rows) else 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from driver.joblist import load
+    from driver.review import write
+
+    loaded = load(args.joblist)
+    db = loaded.out / "h3sprite.sqlite"
+    if not db.exists():
+        print(f"driver review: no batch has run for {args.joblist} yet ({db} is missing)",
+              file=sys.stderr)
+        return 1
+    path, n = write(loaded, str(args.joblist), args.out)
+    print(f"wrote {path} ({n} jobs); open it in a browser: {path.resolve().as_uri()}")
+    return 0
+
+
 def _csv(text: str | None) -> list[str] | None:
     return [t.strip() for t in text.split(",") if t.strip()] if text else None
 
@@ -198,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_check(args)
         if args.verb == "status":
             return cmd_status(args)
+        if args.verb == "review":
+            return cmd_review(args)
         if args.verb == "batch":
             return cmd_batch(args)
     except (ClipError, RecipeError, UsageError, ValueError) as e:

@@ -1,17 +1,21 @@
-"""Re-roll and job selection against the real embedded ComfyUI (workflows/preview.json):
---only in all its forms, --reroll drawing a seed for one job only, kept on resume; the
-joblist's formats written by the batch and listed in actions.json.
+"""The morning after, against the real embedded ComfyUI (workflows/preview.json): the
+joblist's formats written by the batch and listed in actions.json; --only in all its forms,
+--reroll drawing a seed for one job only, kept on resume; `driver review`'s page opened
+from file:// in headless Chromium.
 
 The tests share one workspace (one character, two actions) and run in order."""
 
 from __future__ import annotations
 
 import hashlib
+import shutil
 import sqlite3
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _sha(path) -> str:
@@ -115,3 +119,76 @@ def test_only_names_the_bad_item(ws, only, needle):
 def test_reroll_needs_only(ws):
     res = run_cli("driver", "batch", str(ws.joblist), "--reroll", "--dry-run")
     assert res.code == 1 and "--reroll needs --only" in res.err
+
+
+def test_review_page_animates_filters_and_exports_rejects(ws, tmp_path):
+    """review.html from file:// with no other request: one card per job of the roster
+    (zombie never ran), each sheet animated (frame indices advance), filters change the
+    count, the background switches, a reject mark exports a list --only @file takes."""
+    if not CHROMIUM:
+        pytest.skip("no chromium (apt-get install chromium; make browser does it)")
+    from playwright.sync_api import sync_playwright
+
+    ws.write(characters={"hero": {"portrait": "hero.png"}, "zombie": {"portrait": "zombie.png"}},
+             wording={"hero": "a hero", "zombie": "a zombie"}, formats=["godot", "aseprite"],
+             image_format="png")
+    res = run_cli("driver", "review", str(ws.joblist))
+    assert res.code == 0, res.err
+    page_path = ws.out / "review.html"
+    assert page_path.is_file() and "file://" in res.out
+    out_dir = REPO / "tests" / "_outputs"
+    out_dir.mkdir(exist_ok=True)
+    foreign: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800},
+                                    accept_downloads=True)
+            page.on("request", lambda r: None if r.url.startswith(("file:", "data:", "blob:"))
+                    else foreign.append(r.url))
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_path.as_uri())
+            labels = page.eval_on_selector_all(".card .label", "els => els.map(e => e.textContent)")
+            assert labels == ["hero/idle", "hero/attack", "zombie/idle", "zombie/attack"]
+            assert page.locator(".sprite").count() == 2
+            seen: list[set[str]] = [set(), set()]
+            for _ in range(12):
+                frames = page.eval_on_selector_all(".sprite",
+                                                   "els => els.map(e => e.dataset.frame)")
+                for s, f in zip(seen, frames, strict=True):
+                    s.add(f)
+                page.wait_for_timeout(120)
+            assert all(len(s) >= 3 for s in seen), seen
+            page.screenshot(path=str(out_dir / "review.png"), full_page=True)
+
+            def shown() -> int:
+                return page.locator(".card:not([hidden])").count()
+
+            assert page.inner_text("#count") == "4 of 4 shown"
+            page.click("#filters button[data-f=failed]")
+            assert shown() == 2 and page.inner_text("#count") == "2 of 4 shown"
+            page.click("#filters button[data-f=all]")
+            assert shown() == 4
+            page.click("#bgs button[data-bg=magenta]")
+            bg = page.eval_on_selector(".stage", "e => getComputedStyle(e).backgroundColor")
+            assert bg == "rgb(255, 0, 255)"
+            page.check(".card[data-key='hero/idle'] input[type=checkbox]")
+            page.click("#filters button[data-f=rejected]")
+            assert shown() == 1
+            with page.expect_download() as dl:
+                page.click("#export-btn")
+            listed = tmp_path / "rejects.txt"
+            dl.value.save_as(listed)
+            assert page.input_value("#export-text") == "hero/idle\n"
+            page.reload()  # the marks are kept in the page
+            assert page.locator(".card[data-key='hero/idle'] input:checked").count() == 1
+            assert not errors, errors
+        finally:
+            browser.close()
+    assert not foreign, foreign
+    assert listed.read_text() == "hero/idle\n"
+    res = ws.batch("--only", f"@{listed}", "--dry-run")
+    assert res.code == 0, res.err
+    assert list(_plan(res)) == ["hero/idle"]
