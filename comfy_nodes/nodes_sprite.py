@@ -16,6 +16,15 @@ from .core.video import Clip
 from .schema import PACK, PREFIX, schema
 from .tensors import image_to_uint8, uint8_to_image, uint8_to_mask
 
+# The node's format choice -> core.export formats (texturepacker is always written).
+FORMAT_CHOICES = {
+    "texturepacker": "texturepacker",
+    "texturepacker+aseprite": "aseprite",
+    "texturepacker+godot": "godot",
+    "texturepacker+frames": "frames",
+    "all": "aseprite,godot,frames",
+}
+
 
 def _recipe_inputs():
     return [
@@ -120,6 +129,16 @@ class SpriteSheet(io.ComfyNode):
                              tooltip="Cell height in pixels"),
                 io.Int.Input("max_width", default=8000, min=64, max=16383,
                              tooltip="The strip never gets wider; cells shrink instead"),
+                # Issue 12: which engines' files to write beside the strip (core/export).
+                io.Combo.Input("formats", options=list(FORMAT_CHOICES), default="texturepacker",
+                               optional=True,
+                               tooltip="Files to write: TexturePacker JSON always; Aseprite "
+                                       "JSON (Phaser createFromAseprite), Godot 4 .tres, "
+                                       "per-cell PNGs"),
+                io.Combo.Input("image_format", options=["webp", "png"], default="webp",
+                               optional=True,
+                               tooltip="The strip's image: lossless WebP, or PNG for engines "
+                                       "without WebP"),
             ],
             outputs=[io.Image.Output("sheet"), io.Mask.Output("alpha"),
                      io.String.Output("json", tooltip="The sheet's JSON")],
@@ -128,7 +147,8 @@ class SpriteSheet(io.ComfyNode):
     @classmethod
     def execute(cls, frames, character: str, action: str, sheet_frames: int,
                 sheet_fps: float, clip_fps: float, cell_height: int,
-                max_width: int) -> io.NodeOutput:
+                max_width: int, formats: str = "texturepacker",
+                image_format: str = "webp") -> io.NodeOutput:
         import folder_paths
 
         character = safe_name(character, "character")
@@ -142,7 +162,9 @@ class SpriteSheet(io.ComfyNode):
         n = 1
         while any(p.exists() for p in export.candidates(folder, f"{action}_{n:05d}")):
             n += 1  # ComfyUI's way: a new numbered file, never an overwrite
-        written = export.write_sheet(res, folder, f"{action}_{n:05d}")
+        written = export.write_sheet(res, folder, f"{action}_{n:05d}",
+                                     export.parse_formats(FORMAT_CHOICES[formats]),
+                                     export.parse_image_format(image_format))
         doc = texturepacker.document(res, written.image.name)
         saved = ui.SavedResult(written.image.name, subfolder, io.FolderType.output)
         text = f"{subfolder}/{written.image.name}: " + _grade_text(doc["meta"]["animation"])

@@ -130,3 +130,16 @@ def test_sprite_sheet_saves_safe_names(output_dir):
     assert meta["meta"]["image"] == "walk_00002.webp" and meta["meta"]["size"]["h"] == 120
     with pytest.raises(ValueError, match="plain name"):
         nodes_sprite.SpriteSheet.execute(clip, "../x", "walk", 0, 0.0, 24.0, 120, 8000)
+
+
+def test_sprite_sheet_writes_every_format(output_dir):
+    """formats=all, image_format=png: PNG strip, TexturePacker and Aseprite JSON, Godot
+    .tres and per-cell PNGs, all under one fresh numbered stem."""
+    out = nodes_sprite.SpriteSheet.execute(_clip_tensor(), "hero", "walk", 0, 0.0, 24.0, 120,
+                                           8000, formats="all", image_format="png")
+    folder = output_dir / "h3sprite" / "hero"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["walk_00001.aseprite.json", "walk_00001.json", "walk_00001.png",
+                     "walk_00001.tres", "walk_00001_frames"]
+    assert len(list((folder / "walk_00001_frames").glob("*.png"))) == 10
+    assert json.loads(out.args[2])["meta"]["image"] == "walk_00001.png"
