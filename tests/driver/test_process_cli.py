@@ -65,6 +65,7 @@ def test_recipe_file_overrides_frames_and_fps(tmp_path):
     ("recipes", "recipe file"),
     ("recipe_key", "frames"),
     ("name", "not a plain name"),
+    ("format", "unknown format 'unity'"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     """Each bad input: exit 1, one line naming the thing, no traceback, no file written."""
@@ -107,6 +108,8 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         extra = ["--recipes", str(bad)]
     elif case == "name":
         extra = ["--name", "../escape"]
+    elif case == "format":
+        extra = ["--formats", "godot,unity"]
     res = run_cli("driver", "process", str(clip), "--action", action, "--out", str(out), *extra)
     assert res.code == 1
     assert needle in res.err and "Traceback" not in res.err
