@@ -192,3 +192,19 @@ def test_review_page_animates_filters_and_exports_rejects(ws, tmp_path):
     res = ws.batch("--only", f"@{listed}", "--dry-run")
     assert res.code == 0, res.err
     assert list(_plan(res)) == ["hero/idle"]
+
+
+def test_review_before_any_batch_is_one_line(tmp_path):
+    """`driver review` with no batch state yet: exit 1, one line naming the missing file."""
+    import yaml
+
+    from .conftest import draw_portrait
+
+    draw_portrait(tmp_path / "hero.png", "hero")
+    (tmp_path / "j.yaml").write_text(yaml.safe_dump({
+        "workflow": str(REPO / "workflows" / "preview.json"), "actions": ["idle"],
+        "characters": {"hero": {"portrait": "hero.png"}}}))
+    res = run_cli("driver", "review", str(tmp_path / "j.yaml"))
+    assert res.code == 1 and "no batch has run" in res.err and "h3sprite.sqlite" in res.err
+    assert len(res.err.strip().splitlines()) == 1
+    assert not (tmp_path / "_out" / "review.html").exists()

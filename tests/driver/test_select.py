@@ -67,3 +67,4 @@ def test_bad_list_files(tmp_path):
     bad.write_text("hero/walk\nx/y/z\n")
     with pytest.raises(ValueError, match=r"bad.txt:2"):
         parse(f"@{bad}")
+
