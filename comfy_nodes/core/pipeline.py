@@ -215,7 +215,8 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     if lows:
         anchor = (anchor[0], float(np.median(lows)) / ch)
 
-    result = Sheet(
+    lap("pack")
+    return Sheet(
         character=character, action=action, cells=tuple(cells), sources=tuple(cell_meta),
         cell_size=(cw, ch), anchor=anchor, fps=recipe.fps, loop=recipe.loop,
         loop_score=win.loop_score,
@@ -230,5 +231,3 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
                       noise=key.noise, threshold=key.threshold),
         scale=k, shrunk_from=shrunk["requested_cell_height"] if shrunk else None,
         max_width=max_width if shrunk else None, timings=lap.timings)
-    lap("pack")
-    return result

@@ -47,7 +47,7 @@ DEFAULT_FORMATS: tuple[Format, ...] = (Format.TEXTUREPACKER,)
 def parse_formats(names: Iterable[str] | str, what: str = "formats") -> tuple[Format, ...]:
     """'aseprite,godot' or a list -> formats in canonical order, texturepacker always first."""
     if isinstance(names, str):
-        names = [n for n in names.split(",")]
+        names = names.split(",")
     chosen = {Format.TEXTUREPACKER}
     for raw in names:
         name = raw.strip().lower()
@@ -138,10 +138,14 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str,
         tmp = folder / f".{frames_dir}.{os.getpid()}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)  # our own leftover from a crash, never theirs
         tmp.mkdir()
-        for rel, data in files.items():
-            if rel.startswith(frames_dir + "/"):
-                (tmp / rel.split("/", 1)[1]).write_bytes(data)
-        os.replace(tmp, folder / frames_dir)
+        try:
+            for rel, data in files.items():
+                if rel.startswith(frames_dir + "/"):
+                    (tmp / rel.split("/", 1)[1]).write_bytes(data)
+            os.replace(tmp, folder / frames_dir)
+        except OSError:  # e.g. a full disk: no half folder left behind
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
     for rel, data in files.items():
         if not rel.startswith(frames_dir + "/"):
             write_atomic(folder / rel, data)
