@@ -56,8 +56,8 @@ def sheets(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.fixture(scope="session")
-def browser():
+@pytest.fixture(scope="module")  # not session: a live sync Playwright would stop other
+def browser():                     # modules' tests from starting their own
     if not CHROMIUM:
         pytest.skip("no chromium (apt-get install chromium; make browser does it)")
     from playwright.sync_api import sync_playwright
