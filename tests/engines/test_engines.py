@@ -22,6 +22,7 @@ new Phaser.Game({type: Phaser.CANVAS, width: 800, height: 450, banner: false,
     preload() {
       this.load.aseprite('hero_walk', 'walk.webp', 'walk.aseprite.json');
       this.load.aseprite('hero_attack', 'attack.webp', 'attack.aseprite.json');
+      this.load.atlas('tp_walk', 'walk.webp', 'walk.json');
     },
     create() {
       const out = {};
@@ -33,8 +34,12 @@ new Phaser.Game({type: Phaser.CANVAS, width: 800, height: 450, banner: false,
         seen[anim.key] = new Set();
         out[anim.key] = {made: made.length, frames: anim.frames.length,
                          frameRate: anim.frameRate, width: sprite.frame.width,
-                         height: sprite.frame.height, sprite: sprite};
+                         height: sprite.frame.height, origin: [sprite.originX, sprite.originY],
+                         sprite: sprite};
       }
+      const tp = this.add.sprite(0, 0, 'tp_walk', 'hero/walk/00');
+      window.atlas = {names: this.textures.get('tp_walk').getFrameNames().length,
+                      width: tp.frame.width, origin: [tp.originX, tp.originY]};
       const timer = this.time.addEvent({delay: 40, loop: true, callback: () => {
         for (const k in out) seen[k].add(out[k].sprite.anims.currentFrame.index);
       }});
@@ -90,11 +95,13 @@ def _served(sheets, engine: str) -> dict:
 def test_phaser_create_from_aseprite_plays_every_frame(browser, sheets, engine):
     """Phaser's Aseprite path (load.aseprite + anims.createFromAseprite) builds one
     animation per sheet with all its frames (the TexturePacker JSON gave 0), at the sheet's
-    fps and cell size, and a playing sprite steps through them."""
+    fps and cell size, the feet as the sprite's origin, and a playing sprite steps through
+    them; load.atlas reads the TexturePacker JSON with the same origin."""
     page, errors = open_page(browser, _served(sheets, engine), PHASER_PAGE)
     try:
         page.wait_for_function("window.result !== null", timeout=60000)
         result = page.evaluate("window.result")
+        atlas = page.evaluate("window.atlas")
         page.screenshot(path=str(OUTPUTS / f"engine_{engine}.png"))
     finally:
         page.close()
@@ -107,6 +114,14 @@ def test_phaser_create_from_aseprite_plays_every_frame(browser, sheets, engine):
         assert got["frameRate"] == pytest.approx(meta["animation"]["fps"], rel=0.02)
         assert (got["width"], got["height"]) == (meta["cell"]["w"], meta["cell"]["h"])
         assert got["seen"] >= min(got["frames"], 5)  # the frame index advanced
+        anchor = next(iter(_meta(sheets, name)["frames"].values()))["anchor"]
+        assert got["origin"] == pytest.approx([anchor["x"], anchor["y"]])  # feet at x, y
+    # load.atlas on the TexturePacker JSON: every frame, cell size, our anchor as origin.
+    walk = _meta(sheets, "walk")
+    first = next(iter(walk["frames"].values()))["anchor"]
+    assert atlas["names"] == walk["meta"]["animation"]["frame_count"]
+    assert atlas["width"] == walk["meta"]["cell"]["w"]
+    assert atlas["origin"] == pytest.approx([first["x"], first["y"]])
 
 
 def test_pixi_assets_load_reads_the_texturepacker_json(browser, sheets):

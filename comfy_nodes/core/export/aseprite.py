@@ -15,6 +15,7 @@ from ..sheet import Sheet
 
 def document(sheet: Sheet, image: str) -> dict:
     cw, ch = sheet.cell_size
+    anchor = {"x": round(sheet.anchor[0], 4), "y": round(sheet.anchor[1], 4)}
     frames = [{
         "filename": str(i),
         "frame": {"x": i * cw, "y": 0, "w": cw, "h": ch},
@@ -23,6 +24,9 @@ def document(sheet: Sheet, image: str) -> dict:
         "spriteSourceSize": {"x": 0, "y": 0, "w": cw, "h": ch},
         "sourceSize": {"w": cw, "h": ch},
         "duration": sheet.duration_ms,
+        # Not Aseprite's, and ignored by its readers; Phaser's JSON parsers take it as the
+        # frame's pivot, so sprites stand on their feet at the sprite's position.
+        "anchor": anchor,
     } for i in range(sheet.frame_count)]
     tag: dict[str, Any] = {"name": sheet.action, "from": 0, "to": sheet.frame_count - 1,
                            "direction": "forward", "color": "#000000ff"}
@@ -43,7 +47,7 @@ def document(sheet: Sheet, image: str) -> dict:
             "h3sprite": {
                 "character": sheet.character, "action": sheet.action, "fps": sheet.fps,
                 "loop": sheet.loop,
-                "anchor": {"x": round(sheet.anchor[0], 4), "y": round(sheet.anchor[1], 4)},
+                "anchor": anchor,
                 "loop_grade": sheet.loop_grade.value if sheet.loop_grade else None,
                 "qc": [f.value for f in sheet.qc],
             },
