@@ -42,6 +42,13 @@ def test_rerun_backs_up_the_previous_sheet(tmp_path):
     frames = sorted((tmp_path / "walk_frames").glob("*.png"))
     assert [f.name for f in frames] == [f"{i:04d}.png" for i in range(10)]
     assert np.array(Image.open(frames[0])).shape[2] == 4
+    first_cell = frames[0].read_bytes()
+    assert run_cli("driver", *args, "--image-format", "png").code == 0
+    # The frames folder and the WebP of the run before went to the backup, whole.
+    old_cells = list((tmp_path / "_actions_old").glob("*/walk_frames/0000.png"))
+    assert len(old_cells) == 1 and old_cells[0].read_bytes() == first_cell
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_actions_old", "walk.json",
+                                                          "walk.png"]
 
 
 def test_recipe_file_overrides_frames_and_fps(tmp_path):
