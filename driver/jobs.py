@@ -23,7 +23,7 @@ from comfy_nodes.core.video import ClipError, decode
 from driver.joblist import Loaded
 
 # Bump when post-processing changes in a way that should re-run existing sheets.
-POST_VERSION = 1
+POST_VERSION = 2  # 2: meta.scale is "1" (PixiJS read the old value as a resolution)
 
 
 def sha256_file(path: Path) -> str:
