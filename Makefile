@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench browser
+.PHONY: setup demo test lint bench browser engines
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,17 @@ browser:
 	  && (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
 	  || echo "note: no chromium; the ComfyUI page test will be skipped"; }
 
-test: setup lint browser
+# The engine tests load our sheets with the engines' own code (Phaser 3 and 4, PixiJS 8)
+# from npm into tests/_engines/ (git-ignored); the tests install them too when missing,
+# and skip with a note where npm or the registry is not there.
+engines:
+	@command -v npm >/dev/null 2>&1 || { echo "note: no npm; the engine tests will be skipped"; exit 0; }; \
+	for p in phaser3=phaser@3 phaser4=phaser@4 pixi8=pixi.js@8; do \
+	  dir=tests/_engines/$${p%%=*}; [ -d $$dir/node_modules ] || npm install --silent --no-audit \
+	    --no-fund --prefer-offline --prefix $$dir $${p#*=} || echo "note: npm could not install $${p#*=}"; \
+	done
+
+test: setup lint browser engines
 	$(PY) -m pytest
 
 bench: setup

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -9,13 +10,22 @@ from pathlib import Path
 import numpy as np
 from comfy_api.latest import io, ui
 
-from .core import matte, pipeline
+from .core import export, matte, pipeline
+from .core.export import texturepacker
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
-from .core.sheet import encode_webp, json_bytes, write_atomic
 from .core.video import Clip
 from .schema import PACK, PREFIX, raise_for_user, schema, speaks_as
 from .tensors import image_to_uint8, uint8_to_image, uint8_to_mask
+
+# The node's format choice -> core.export formats (texturepacker is always written).
+FORMAT_CHOICES = {
+    "texturepacker": "texturepacker",
+    "texturepacker+aseprite": "aseprite",
+    "texturepacker+godot": "godot",
+    "texturepacker+frames": "frames",
+    "all": "aseprite,godot,frames",
+}
 
 
 def _recipe_inputs():
@@ -125,6 +135,16 @@ class SpriteSheet(io.ComfyNode):
                              tooltip="Cell height in pixels"),
                 io.Int.Input("max_width", default=8000, min=64, max=16383,
                              tooltip="The strip never gets wider; cells shrink instead"),
+                # Issue 12: which engines' files to write beside the strip (core/export).
+                io.Combo.Input("formats", options=list(FORMAT_CHOICES), default="texturepacker",
+                               optional=True,
+                               tooltip="Files to write: TexturePacker JSON always; Aseprite "
+                                       "JSON (Phaser createFromAseprite), Godot 4 .tres, "
+                                       "per-cell PNGs"),
+                io.Combo.Input("image_format", options=["webp", "png"], default="webp",
+                               optional=True,
+                               tooltip="The strip's image: lossless WebP, or PNG for engines "
+                                       "without WebP"),
             ],
             outputs=[io.Image.Output("sheet"), io.Mask.Output("alpha"),
                      io.String.Output("json", tooltip="The sheet's JSON")],
@@ -134,7 +154,8 @@ class SpriteSheet(io.ComfyNode):
     @speaks_as("Sprite Sheet")
     def execute(cls, frames, character: str, action: str, sheet_frames: int,
                 sheet_fps: float, clip_fps: float, cell_height: int,
-                max_width: int) -> io.NodeOutput:
+                max_width: int, formats: str = "texturepacker",
+                image_format: str = "webp") -> io.NodeOutput:
         import folder_paths
 
         try:
@@ -147,19 +168,18 @@ class SpriteSheet(io.ComfyNode):
                                     _recipe(action, sheet_frames, sheet_fps),
                                     character=character, cell_height=cell_height,
                                     max_width=max_width)
-        meta = res.meta["meta"]
-        meta["comfyui"] = _provenance(cls)
+        res = dataclasses.replace(res, provenance=_provenance(cls))
         folder, stem, subfolder = _numbered(f"h3sprite/{character}/{action}",
                                             folder_paths.get_output_directory(), res.rgba)
-        meta["image"] = f"{stem}.webp"
-        write_atomic(folder / f"{stem}.webp", encode_webp(res.rgba))
-        write_atomic(folder / f"{stem}.json", json_bytes(res.meta))
-        anim = meta["animation"]
-        preview = _animated_preview(res.rgba, meta["cell"]["w"], float(anim["fps"]))
-        text = (f"{_grade_text(anim)}\n{len(res.meta['frames'])} frames at {anim['fps']:g} fps"
-                f" → {subfolder}/{stem}.webp + .json")
+        written = export.write_sheet(res, folder, stem,
+                                     export.parse_formats(FORMAT_CHOICES[formats]),
+                                     export.parse_image_format(image_format))
+        doc = texturepacker.document(res, written.image.name)
+        preview = _animated_preview(res.rgba, res.cell_size[0], float(res.fps))
+        text = (f"{_grade_text(doc['meta']['animation'])}\n{res.frame_count} frames at "
+                f"{res.fps:g} fps → {subfolder}/{written.image.name} + .json")
         return io.NodeOutput(uint8_to_image(res.rgba[..., :3]), uint8_to_mask(res.rgba[..., 3]),
-                             json.dumps(res.meta),
+                             json.dumps(doc),
                              ui={"images": [preview], "animated": (True,), "text": [text]})
 
 
@@ -180,7 +200,7 @@ def _numbered(prefix: str, output_dir: str, rgba: np.ndarray) -> tuple[Path, str
         prefix, output_dir, rgba.shape[1], rgba.shape[0])
     folder_p = Path(folder)
     folder_p.mkdir(parents=True, exist_ok=True)
-    while any((folder_p / f"{name}_{n:05}_{ext}").exists() for ext in (".webp", ".json")):
+    while any(p.exists() for p in export.candidates(folder_p, f"{name}_{n:05}_")):
         n += 1  # a file written since the folder was listed
     return folder_p, f"{name}_{n:05}_", subfolder
 

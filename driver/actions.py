@@ -6,6 +6,7 @@ import json
 import time
 from pathlib import Path
 
+from comfy_nodes.core.export import Format, file_of
 from comfy_nodes.core.sheet import json_bytes, write_atomic
 
 
@@ -21,7 +22,21 @@ def entry(sheet_json: Path, out_root: Path) -> dict:
         "cell": {"w": m["cell"]["w"], "h": m["cell"]["h"]},
         "anchor": first["anchor"],
         "loop_grade": anim["loop_grade"], "loop_score": anim["loop_score"], "qc": anim["qc"],
+        "files": files(sheet_json, out_root),
     }
+
+
+def files(sheet_json: Path, out_root: Path) -> dict[str, str]:
+    """Each format's file beside the sheet (frames: its folder, with a trailing slash).
+    Whatever exists is current: write_sheet moves the files of other formats aside."""
+    stem = sheet_json.name.removesuffix(".json")
+    found = {}
+    for fmt in Format:
+        path = sheet_json.parent / file_of(stem, fmt)
+        if path.exists():
+            rel = path.relative_to(out_root).as_posix()
+            found[fmt.value] = rel + "/" if path.is_dir() else rel
+    return found
 
 
 def write(out_root: Path, done: list[tuple[str, str, Path]]) -> Path:

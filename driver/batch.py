@@ -29,12 +29,14 @@ from comfy_nodes.core.sheet import write_atomic
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.video import Clip, ClipError, decode
 from driver import actions as actions_mod
+from driver import reroll, select
 from driver.check import check, preflight
 from driver.client import ExecutionFailed, Hung, ServerLost, ValidationFailed, output_files
 from driver.joblist import Loaded
 from driver.jobs import Job, build_jobs, clip_ok, outputs_ok, sha256_file, what_changed
 from driver.outputs import new_folder, timestamp
 from driver.process import write_sheet
+from driver.select import Selector
 from driver.server import ServerHandle, ServerUnavailable
 from driver.store import Store
 from driver.workflow import Workflow
@@ -74,8 +76,9 @@ class StopBatch(ValueError):
 
 @dataclass
 class Options:
-    only: list[str] | None = None
+    only: list[Selector] | None = None  # driver/select.py: char/action, action, char/, @file
     chars: list[str] | None = None
+    reroll: bool = False  # driver/reroll.py: a new seed for the selected jobs
     force: bool = False
     reuse_video: bool = False
     dry_run: bool = False
@@ -150,6 +153,7 @@ class Batch:
         self.uploaded: dict[str, str] = {}
         self.bar: tqdm | None = None
         self.jobs_since_restart = 0
+        self.rerolls: list[reroll.Draw] = []  # drawn by --reroll, recorded when not a dry run
 
     # ---------------------------------------------------------------- output ---
     def say(self, line: str) -> None:
@@ -165,20 +169,29 @@ class Batch:
     def selected_jobs(self) -> list[Job]:
         wf_sha = sha256_file(self.loaded.workflow)
         models = [f"{folder}/{name}" for folder, name, _ in self.workflow.model_files()]
-        jobs = build_jobs(self.loaded, wf_sha, models)
+        # Issue 12: seeds drawn by earlier --reroll runs stay in force (driver/reroll.py).
+        joblist_seeds = {f"{c}/{a}": self.loaded.seed(c, a) for c in self.loaded.spec.characters
+                         for a in self.loaded.actions_of(c)}
+        seeds = reroll.kept(self.store.path, joblist_seeds)
+        jobs = build_jobs(self.loaded, wf_sha, models, seeds)
         if self.opts.chars:
             unknown = set(self.opts.chars) - set(self.loaded.spec.characters)
             if unknown:
                 raise StopBatch(f"--chars names unknown character(s) {', '.join(sorted(unknown))}"
                                 f"; the joblist has {', '.join(self.loaded.spec.characters)}")
             jobs = [j for j in jobs if j.cid in self.opts.chars]
-        if self.opts.only:
-            known = {a for c in self.loaded.spec.characters for a in self.loaded.actions_of(c)}
-            unknown = set(self.opts.only) - known
-            if unknown:
-                raise StopBatch(f"--only names unknown action(s) {', '.join(sorted(unknown))}; "
-                                f"the joblist has {', '.join(sorted(known))}")
-            jobs = [j for j in jobs if j.action in self.opts.only]
+        if self.opts.only:  # issue 12: char/action, action, char/ and @file (driver/select.py)
+            roster = {c: self.loaded.actions_of(c) for c in self.loaded.spec.characters}
+            problems = select.unknown(self.opts.only, roster)
+            if problems:
+                raise StopBatch("\n".join(problems))
+            jobs = [j for j in jobs if select.selected(self.opts.only, j.cid, j.action)]
+        if self.opts.reroll:  # fresh seeds for exactly these jobs; fingerprints follow
+            self.rerolls = [reroll.Draw(j.key, j.seed, reroll.draw(j.seed), joblist_seeds[j.key])
+                            for j in jobs]
+            fresh = {d.key: d.seed for d in self.rerolls}
+            jobs = [j for j in build_jobs(self.loaded, wf_sha, models, {**seeds, **fresh})
+                    if j.key in fresh]
         return jobs
 
     # ------------------------------------------------------------------ run ---
@@ -187,6 +200,13 @@ class Batch:
         if problems:
             raise StopBatch("\n".join(problems))
         planned = plan(self.selected_jobs(), self.store, self.opts)
+        drawn = {d.key: d for d in self.rerolls}
+        for p in planned:
+            if p.job.key in drawn:
+                d = drawn[p.job.key]
+                p.reason = f"re-roll: seed {d.previous} -> {d.seed}"
+        if self.rerolls and not self.opts.dry_run:
+            reroll.record(self.store.path, self.rerolls)  # before any work: resume keeps it
         if self.opts.dry_run:
             for p in planned:
                 what = "generate+process" if p.generate else ("process" if p.process else "skip")
@@ -451,10 +471,10 @@ class Batch:
         try:
             res = pipeline.process_clip(clip, j.action, j.recipe, character=j.cid,
                                         cell_height=self.loaded.spec.cell_height,
-                                        max_width=self.loaded.spec.max_width,
-                                        image_name=j.webp.name)
+                                        max_width=self.loaded.spec.max_width)
             with self.lock:
-                write_sheet(res, j.webp, j.json, self.loaded.out)
+                written = write_sheet(res, j.out_dir, j.action, self.loaded.out, j.formats,
+                                      j.image_format)
                 post_s = time.monotonic() - t
                 self.summary.post_seconds.append(post_s)
                 self.summary.done.append(j.key)
@@ -462,13 +482,14 @@ class Batch:
                                attempts=gen.get("attempts", 0),
                                timings={"generation": gen.get("seconds"), "post": post_s},
                                outputs={"webp": str(j.webp), "json": str(j.json),
-                                        "clip": str(j.clip_path)},
+                                        "clip": str(j.clip_path),
+                                        "files": {f.value: str(p)
+                                                  for f, p in written.files.items()}},
                                meta={**{k: v for k, v in gen.items() if k != "seconds"},
                                      "inputs": j.inputs})
                 self._write_actions()
-            anim = res.meta["meta"]["animation"]
-            grade = anim["loop_grade"] or "one-shot"
-            flags = " ".join(anim["qc"]) or "-"
+            grade = res.loop_grade or "one-shot"
+            flags = " ".join(res.qc) or "-"
             gen_s = (f"{gen['seconds']:.1f} s" if "seconds" in gen else
                      "adopted after reconnecting" if gen.get("adopted") else "reused")
             retries = max(0, gen.get("attempts", 1) - 1)

@@ -32,8 +32,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--recipes", type=Path, help="YAML/JSON file overriding recipes")
     s.add_argument("--cell-height", type=int, default=300)
     s.add_argument("--max-width", type=int, default=8000)
+    s.add_argument("--formats", default="texturepacker",
+                   help="comma-separated: texturepacker (always), aseprite, godot, frames")
+    s.add_argument("--image-format", default="webp", choices=["webp", "png"],
+                   help="the strip's image: lossless WebP (default) or PNG")
     s.add_argument("--keep-frames", action="store_true",
-                   help="also write each cell as PNG into a new timestamped folder")
+                   help="same as adding frames to --formats (STEM_frames/0000.png ...)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
 
     s = sub.add_parser("check", help="check a joblist without a server (roster, portraits, "
@@ -45,9 +49,19 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("joblist", type=Path)
     s.add_argument("--json", action="store_true")
 
+    s = sub.add_parser("review", help="one HTML page to review a batch's sheets: animated, "
+                                      "graded, filterable, with re-roll commands and rejects")
+    s.add_argument("joblist", type=Path)
+    s.add_argument("--out", type=Path, help="the page (default: the joblist's out/review.html)")
+
     s = sub.add_parser("batch", help="render a joblist: resumable, self-healing")
     s.add_argument("joblist", type=Path)
-    s.add_argument("--only", help="actions to run, comma-separated (e.g. idle,walk)")
+    s.add_argument("--only", help="jobs to run, comma-separated: hero/walk (one job), walk "
+                                  "(every character's), hero/ (all of hero's), @list.txt "
+                                  "(one per line, as driver review exports)")
+    s.add_argument("--reroll", action="store_true",
+                   help="draw a new seed for the --only jobs (kept for later runs); the old "
+                        "sheet is backed up")
     s.add_argument("--chars", help="characters to run, comma-separated (e.g. hero,boar)")
     s.add_argument("--force", action="store_true",
                    help="re-run every selected job (also FORCE=1)")
@@ -60,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def cmd_process(args: argparse.Namespace) -> int:
+    from comfy_nodes.core.export import ImageFormat, parse_formats
     from driver.process import process
 
     if args.cell_height < 8 or args.max_width < 8:
@@ -68,25 +83,32 @@ def cmd_process(args: argparse.Namespace) -> int:
         raise UsageError("--max-width above 16383 exceeds WebP's side limit")
     stem = safe_name(args.name or args.action, "--name")
     character = safe_name(args.character, "--character")
+    formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
+                            "--formats")
     recipe = recipe_for(args.action, load_recipes(args.recipes))
     done = process(args.clip, args.action, recipe, args.out, stem, character=character,
-                   cell_height=args.cell_height, max_width=args.max_width,
-                   keep_frames=args.keep_frames)
-    anim = done.result.meta["meta"]["animation"]
-    size = done.result.meta["meta"]["size"]
+                   cell_height=args.cell_height, max_width=args.max_width, formats=formats,
+                   image_format=ImageFormat(args.image_format))
+    sheet, written = done.sheet, done.written
     if args.json:
-        print(json.dumps({"webp": str(done.webp), "json": str(done.json), **anim,
-                          "size": size, "backup": str(done.backup) if done.backup else None,
-                          "timings": done.result.timings}))
+        print(json.dumps({
+            "image": str(written.image), "json": str(written.json),
+            "files": {f.value: str(p) for f, p in written.files.items()},
+            "name": sheet.action, "fps": sheet.fps, "loop": sheet.loop,
+            "frame_count": sheet.frame_count, "loop_score": sheet.loop_score,
+            "loop_grade": sheet.loop_grade, "qc": list(sheet.qc),
+            "size": {"w": sheet.size[0], "h": sheet.size[1]},
+            "backup": str(written.backup) if written.backup else None,
+            "timings": sheet.timings}))
     else:
-        grade = f", loop {anim['loop_grade']} ({anim['loop_score']})" if anim["loop"] else ""
-        flags = ", QC " + " ".join(anim["qc"]) if anim["qc"] else ""
-        print(f"wrote {done.webp} ({anim['frame_count']} frames @ {anim['fps']:g} fps, "
-              f"{size['w']}x{size['h']}{grade}{flags})")
-        if done.backup:
-            print(f"previous sheet moved to {done.backup}")
-        if done.frames_dir:
-            print(f"frames in {done.frames_dir}")
+        grade = f", loop {sheet.loop_grade} ({sheet.loop_score})" if sheet.loop else ""
+        flags = ", QC " + " ".join(sheet.qc) if sheet.qc else ""
+        print(f"wrote {written.image} ({sheet.frame_count} frames @ {sheet.fps:g} fps, "
+              f"{sheet.size[0]}x{sheet.size[1]}{grade}{flags})")
+        for fmt, path in written.files.items():
+            print(f"  {fmt.value}: {path}")
+        if written.backup:
+            print(f"previous sheet moved to {written.backup}")
     return 0
 
 
@@ -138,16 +160,37 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 1 if any(r["status"] == "failed" for r in rows) else 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from driver.joblist import load
+    from driver.review import write
+
+    loaded = load(args.joblist)
+    db = loaded.out / "h3sprite.sqlite"
+    if not db.exists():
+        print(f"driver review: no batch has run for {args.joblist} yet ({db} is missing)",
+              file=sys.stderr)
+        return 1
+    path, n = write(loaded, str(args.joblist), args.out)
+    print(f"wrote {path} ({n} jobs); open it in a browser: {path.resolve().as_uri()}")
+    return 0
+
+
 def _csv(text: str | None) -> list[str] | None:
     return [t.strip() for t in text.split(",") if t.strip()] if text else None
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    from driver import select
     from driver.batch import Batch, Options, log_to_file, summary_lines
     from driver.joblist import load
 
     loaded = load(args.joblist)
-    opts = Options(only=_csv(args.only), chars=_csv(args.chars),
+    if args.reroll and not args.only:
+        raise UsageError("--reroll needs --only: name the jobs to re-roll (e.g. --only hero/walk)")
+    if args.reroll and args.reuse_video:
+        raise UsageError("--reroll makes a new clip; it cannot be used with --reuse-video")
+    opts = Options(only=select.parse(args.only) if args.only else None, chars=_csv(args.chars),
+                   reroll=args.reroll,
                    force=args.force or os.environ.get("FORCE", "") not in ("", "0"),
                    reuse_video=args.reuse_video, dry_run=args.dry_run, quiet=args.quiet)
     batch = Batch(loaded, opts)
@@ -175,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_check(args)
         if args.verb == "status":
             return cmd_status(args)
+        if args.verb == "review":
+            return cmd_review(args)
         if args.verb == "batch":
             return cmd_batch(args)
     except (ClipError, RecipeError, UsageError, ValueError) as e:

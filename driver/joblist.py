@@ -17,6 +17,8 @@
                                  # or per action {walk: true}; also per character
     out: _out
     work: _work
+    formats: [texturepacker, aseprite, godot, frames]   # default: texturepacker
+    image_format: webp                                   # or png
 
 Paths are relative to the joblist's folder. Character ids and action names become folder
 and file names, so they must be plain names.
@@ -131,6 +133,16 @@ class Joblist(Strict):
     work: Path = Path("_work")
     cell_height: int = Field(300, ge=16, le=2048)
     max_width: int = Field(8000, ge=64, le=16383)
+    # Issue 12: sheet files per engine (core/export); texturepacker is always written.
+    formats: list[str] = Field(default_factory=lambda: ["texturepacker"])
+    image_format: Literal["webp", "png"] = "webp"
+
+    @field_validator("formats")
+    @classmethod
+    def _formats(cls, v: list[str]) -> list[str]:
+        from comfy_nodes.core.export import parse_formats
+
+        return [f.value for f in parse_formats(v, "formats")]
 
     @field_validator("characters")
     @classmethod

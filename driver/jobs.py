@@ -9,13 +9,21 @@ from pathlib import Path
 
 from PIL import Image
 
+from comfy_nodes.core.export import (
+    DEFAULT_FORMATS,
+    Format,
+    ImageFormat,
+    file_of,
+    image_name,
+    parse_formats,
+)
 from comfy_nodes.core.recipes import Recipe
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.video import ClipError, decode
 from driver.joblist import Loaded
 
 # Bump when post-processing changes in a way that should re-run existing sheets.
-POST_VERSION = 1
+POST_VERSION = 2  # 2: meta.scale is "1" (PixiJS read the old value as a resolution)
 
 
 def sha256_file(path: Path) -> str:
@@ -45,6 +53,8 @@ class Job:
     gen_fingerprint: str = ""
     fingerprint: str = ""
     inputs: dict = field(default_factory=dict)  # readable summary, to say what changed
+    formats: tuple[Format, ...] = DEFAULT_FORMATS  # issue 12: the files written per sheet
+    image_format: ImageFormat = ImageFormat.WEBP
 
     @property
     def key(self) -> str:
@@ -56,7 +66,8 @@ class Job:
 
     @property
     def webp(self) -> Path:
-        return self.out_dir / f"{self.action}.webp"
+        """The strip image (WebP, or PNG when the joblist says image_format: png)."""
+        return self.out_dir / image_name(self.action, self.image_format)
 
     @property
     def json(self) -> Path:
@@ -67,8 +78,12 @@ class Job:
         return snap_length(self.recipe.seconds)
 
 
-def build_jobs(job: Loaded, workflow_sha: str, models: list[str]) -> list[Job]:
+def build_jobs(job: Loaded, workflow_sha: str, models: list[str],
+               seeds: dict[str, int] | None = None) -> list[Job]:
+    """seeds: per job key, a seed drawn by --reroll (driver/reroll.py) over the joblist's."""
     portraits: dict[str, str] = {}
+    formats = parse_formats(job.spec.formats)
+    image_format = ImageFormat(job.spec.image_format)
     out = []
     for cid in job.spec.characters:
         pth = job.portrait(cid)
@@ -76,9 +91,11 @@ def build_jobs(job: Loaded, workflow_sha: str, models: list[str]) -> list[Job]:
             portraits[cid] = sha256_file(pth)
         for action in job.actions_of(cid):
             recipe = job.recipe(cid, action)
-            j = Job(cid, action, recipe, pth, job.prompt(cid, action), job.seed(cid, action),
+            seed = (seeds or {}).get(f"{cid}/{action}", job.seed(cid, action))
+            j = Job(cid, action, recipe, pth, job.prompt(cid, action), seed,
                     job.size, job.work / f"{cid}_{action}", job.out / cid,
-                    loop_closure=job.loop_closure(cid, action))
+                    loop_closure=job.loop_closure(cid, action),
+                    formats=formats, image_format=image_format)
             gen = {
                 "portrait": portraits[cid], "prompt": j.prompt, "workflow": workflow_sha,
                 "models": sorted(models), "seed": j.seed, "frames": j.frames,
@@ -89,6 +106,10 @@ def build_jobs(job: Loaded, workflow_sha: str, models: list[str]) -> list[Job]:
             j.gen_fingerprint = _digest(gen)
             post = {"recipe": recipe.model_dump(), "post": POST_VERSION,
                     "cell_height": job.spec.cell_height, "max_width": job.spec.max_width}
+            if formats != DEFAULT_FORMATS or image_format is not ImageFormat.WEBP:
+                # Only when not the default, so sheets written before formats existed stay
+                # current.
+                post["files"] = [[f.value for f in formats], image_format.value]
             j.fingerprint = _digest({"gen": j.gen_fingerprint, **post})
             j.inputs = {**{k: v for k, v in gen.items() if k != "size"},
                         "canvas": f"{j.size[0]}x{j.size[1]}",
@@ -134,5 +155,6 @@ def outputs_ok(j: Job) -> bool:
     except (OSError, ValueError, SyntaxError):
         return False
     m = meta.get("meta", {})
-    return (m.get("image") == j.webp.name and size == (m.get("size", {}).get("w"),
-                                                       m.get("size", {}).get("h")))
+    others = all((j.out_dir / file_of(j.action, f)).exists() for f in j.formats)
+    return (others and m.get("image") == j.webp.name
+            and size == (m.get("size", {}).get("w"), m.get("size", {}).get("h")))

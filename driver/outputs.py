@@ -47,7 +47,6 @@ def back_up(paths: list[Path], out_root: Path) -> Path | None:
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.replace(p, target)
-        except OSError:
-            shutil.copy2(p, target)  # another filesystem: copy first, then remove ours
-            p.unlink()
+        except OSError:  # another filesystem: copy first, then remove ours (files or a
+            shutil.move(str(p), str(target))  # sheet's frames folder)
     return folder

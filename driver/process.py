@@ -1,55 +1,42 @@
-"""`driver process`: one clip -> DIR/STEM.webp + DIR/STEM.json (a plain function)."""
+"""`driver process`: one clip -> a sheet in every format asked for (a plain function)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
-
-from comfy_nodes.core import pipeline
+from comfy_nodes.core import export, pipeline
+from comfy_nodes.core.export import DEFAULT_FORMATS, Format, ImageFormat, Written
 from comfy_nodes.core.recipes import Recipe
-from comfy_nodes.core.sheet import encode_webp, json_bytes, write_atomic
+from comfy_nodes.core.sheet import Sheet
 from comfy_nodes.core.video import decode
-from driver.outputs import back_up, new_folder
+from driver.outputs import back_up
 
 
 @dataclass(frozen=True)
 class Processed:
-    webp: Path
-    json: Path
-    result: pipeline.SheetResult
-    backup: Path | None
-    frames_dir: Path | None
+    sheet: Sheet
+    written: Written
 
 
-def write_sheet(result: pipeline.SheetResult, webp: Path, js: Path,
-                backup_root: Path) -> Path | None:
-    """Write a sheet's WebP and JSON atomically; an older pair is moved under
-    backup_root/_actions_old/ first. Returns the backup folder, if anything was moved."""
-    webp_bytes = encode_webp(result.rgba)  # before touching any file: a failure writes nothing
-    webp.parent.mkdir(parents=True, exist_ok=True)
-    backup = back_up([webp, js], backup_root)
-    write_atomic(webp, webp_bytes)
-    write_atomic(js, json_bytes(result.meta))
-    return backup
+def write_sheet(sheet: Sheet, folder: Path, stem: str, backup_root: Path,
+                formats: Iterable[Format] = DEFAULT_FORMATS,
+                image_format: ImageFormat = ImageFormat.WEBP) -> Written:
+    """The driver's way (process and batch): files being replaced move under
+    backup_root/_actions_old/<timestamp>/ first."""
+    return export.write_sheet(sheet, folder, stem, formats, image_format,
+                              back_up=lambda paths: back_up(paths, backup_root))
 
 
 def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: str,
             character: str = "character", cell_height: int = 300, max_width: int = 8000,
-            keep_frames: bool = False, backup_root: Path | None = None) -> Processed:
+            formats: Iterable[Format] = DEFAULT_FORMATS,
+            image_format: ImageFormat = ImageFormat.WEBP,
+            backup_root: Path | None = None) -> Processed:
     """Decode, post-process and write. Raises ClipError before anything is written."""
     clip = decode(clip_path)
-    result = pipeline.process_clip(clip, action, recipe, character=character,
-                                   cell_height=cell_height, max_width=max_width,
-                                   image_name=f"{stem}.webp")
-    webp, js = out_dir / f"{stem}.webp", out_dir / f"{stem}.json"
-    backup = write_sheet(result, webp, js, backup_root or out_dir)
-    frames_dir = None
-    if keep_frames:
-        frames_dir = new_folder(out_dir / "_frames", stem)
-        for name, cell in zip(result.meta["frames"], result.cells, strict=True):
-            index = result.meta["frames"][name]["source"]["index"]
-            cv2.imwrite(str(frames_dir / f"{name.rsplit('/', 1)[-1]}_clip{index:03d}.png"),
-                        cv2.cvtColor(cell, cv2.COLOR_RGBA2BGRA))
-    return Processed(webp, js, result, backup, frames_dir)
+    sheet = pipeline.process_clip(clip, action, recipe, character=character,
+                                  cell_height=cell_height, max_width=max_width)
+    written = write_sheet(sheet, out_dir, stem, backup_root or out_dir, formats, image_format)
+    return Processed(sheet, written)

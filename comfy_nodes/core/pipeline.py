@@ -14,8 +14,7 @@ import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -24,20 +23,10 @@ from . import align as align_mod
 from . import matte, qc
 from . import window as window_mod
 from .recipes import Recipe
-from .sheet import Cell, layout, strip
+from .sheet import AlignmentInfo, Cell, ClipWindow, KeyColour, LoopGrade, QCFlag, Sheet
 from .video import Clip
 
 CELL_MARGIN = 0.04  # of the character's height, around the union of its poses
-
-
-@dataclass
-class SheetResult:
-    rgba: np.ndarray  # the strip
-    meta: dict  # the JSON
-    window: window_mod.Window
-    qc: list[str]
-    timings: dict[str, float] = field(default_factory=dict)
-    cells: list[np.ndarray] = field(default_factory=list)
 
 
 def _premultiplied_warp(rgba: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -149,8 +138,8 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
 
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
-                 cell_height: int = 300, max_width: int = 8000,
-                 image_name: str | None = None) -> SheetResult:
+                 cell_height: int = 300, max_width: int = 8000) -> Sheet:
+    """The clip as a typed Sheet; exporters (core.export) render its files."""
     an = analyse(clip, recipe)
     lap = Stopwatch(dict(an.timings))
 
@@ -226,27 +215,19 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     if lows:
         anchor = (anchor[0], float(np.median(lows)) / ch)
 
-    sheet = strip(cells)
-    anim = {
-        "name": action, "fps": recipe.fps, "loop": recipe.loop,
-        "frame_count": len(cells), "loop_score": win.loop_score, "loop_grade": win.loop_grade,
-        "qc": flags,
-    }
-    extra: dict[str, Any] = {
-        "animation": anim,
-        "cell": {"w": cw, "h": ch},
-        "clip": {"frames": n, "fps": clip.fps, "size": {"w": w, "h": h},
-                 "expected_frames": recipe.clip_frames, "window": {
-                     "start": win.start, "span": win.span, "still_frames": win.still_frames}},
-        "alignment": {"drift_px": [round(v, 2) for v in alignment.drift_px],
-                      "zoom_change": round(alignment.zoom_change, 4),
-                      "motion": round(motion, 4)},
-        "key": {"rgb": [round(float(v), 1) for v in key.key], "noise": round(key.noise, 2),
-                "threshold": round(key.threshold, 2)},
-    }
-    if shrunk:
-        extra["cell"]["shrunk_to_fit"] = shrunk
-    meta = layout(character, action, cell_meta, (cw, ch), anchor, recipe.fps, recipe.loop,
-                  image_name or f"{action}.webp", k, extra)
     lap("pack")
-    return SheetResult(sheet, meta, win, flags, lap.timings, cells)
+    return Sheet(
+        character=character, action=action, cells=tuple(cells), sources=tuple(cell_meta),
+        cell_size=(cw, ch), anchor=anchor, fps=recipe.fps, loop=recipe.loop,
+        loop_score=win.loop_score,
+        loop_grade=LoopGrade(win.loop_grade) if win.loop_grade else None,
+        qc=tuple(QCFlag(f) for f in flags),
+        window=ClipWindow(start=win.start, span=win.span, still_frames=win.still_frames,
+                          clip_frames=n, clip_fps=clip.fps, clip_size=(w, h),
+                          expected_frames=recipe.clip_frames),
+        alignment=AlignmentInfo(drift_px=alignment.drift_px,
+                                zoom_change=alignment.zoom_change, motion=motion),
+        key=KeyColour(rgb=(float(key.key[0]), float(key.key[1]), float(key.key[2])),
+                      noise=key.noise, threshold=key.threshold),
+        scale=k, shrunk_from=shrunk["requested_cell_height"] if shrunk else None,
+        max_width=max_width if shrunk else None, timings=lap.timings)

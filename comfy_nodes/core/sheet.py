@@ -1,8 +1,9 @@
-"""Pack cells into one horizontal strip: lossless WebP + TexturePacker JSON-Hash (superset).
+"""The pipeline's result as a typed value (`Sheet`), and the strip's pixels and bytes.
 
-PixiJS and Phaser load the JSON as is (`frames`, `animations`, `meta`); we add per-frame
-`anchor`, `duration` (ms) and `source` (the clip frame and the clip rectangle that was
-resampled onto the cell), and `meta.frameTags` / `meta.animation` for the game's data.
+A `Sheet` is what post-processing made of one clip: the cells, their geometry and timing,
+the loop grade, the QC flags and the numbers behind them. Files are rendered from it by
+`comfy_nodes.core.export` (TexturePacker, Aseprite, Godot, per-cell PNGs), so no caller
+digs into one engine's JSON to learn the fps or the grade.
 """
 
 from __future__ import annotations
@@ -10,13 +11,40 @@ from __future__ import annotations
 import io
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
 WEBP_MAX_SIDE = 16383
+PNG_MAX_SIDE = 65535
+
+
+class QCFlag(str, Enum):
+    """What the automatic checks found wrong with a clip (DOMAIN.md's failure modes)."""
+
+    TRUNCATED = "TRUNCATED"  # fewer frames than the graph asked for
+    NOISE = "NOISE"  # no character on a backdrop: the model made noise
+    STATIC = "STATIC"  # the character hardly moves
+    CROPPED = "CROPPED"  # the character leaves the frame on sheet frames
+    FACING = "FACING"  # the character turns towards the camera
+
+    def __str__(self) -> str:  # "NOISE", not "QCFlag.NOISE", in messages
+        return self.value
+
+
+class LoopGrade(str, Enum):
+    """How well the loop closes (window.CLEAN_BELOW / OK_BELOW); one-shots have none."""
+
+    CLEAN = "CLEAN"
+    OK = "OK"
+    WEAK = "WEAK"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
@@ -24,6 +52,94 @@ class Cell:
     name: str
     source_index: int
     source_rect: tuple[float, float, float, float]  # x, y, w, h in clip pixels
+
+
+@dataclass(frozen=True)
+class ClipWindow:
+    """Which part of the clip became the sheet, and what the clip was."""
+
+    start: int
+    span: int  # clip frames covered
+    still_frames: int  # the still opening skipped
+    clip_frames: int
+    clip_fps: float
+    clip_size: tuple[int, int]  # w, h
+    expected_frames: int  # what the recipe asked the model for
+
+
+@dataclass(frozen=True)
+class AlignmentInfo:
+    """What alignment removed: camera drift and zoom, and how much the character moves."""
+
+    drift_px: tuple[float, float]
+    zoom_change: float
+    motion: float
+
+
+@dataclass(frozen=True)
+class KeyColour:
+    """The backdrop learned from the clip."""
+
+    rgb: tuple[float, float, float]
+    noise: float
+    threshold: float
+
+
+@dataclass(frozen=True, eq=False)
+class Sheet:
+    """One action of one character, ready to export. Cells are RGBA, all `cell_size`."""
+
+    character: str
+    action: str
+    cells: tuple[np.ndarray, ...]
+    sources: tuple[Cell, ...]  # per cell: its name and where in the clip it came from
+    cell_size: tuple[int, int]  # w, h
+    anchor: tuple[float, float]  # the feet, as a fraction of the cell (x right, y down)
+    fps: float
+    loop: bool
+    loop_score: float | None  # None for one-shots
+    loop_grade: LoopGrade | None
+    qc: tuple[QCFlag, ...]
+    window: ClipWindow
+    alignment: AlignmentInfo
+    key: KeyColour
+    scale: float  # clip pixels -> cell pixels
+    shrunk_from: int | None = None  # the cell height asked for, when max_width shrank cells
+    max_width: int | None = None
+    timings: dict[str, float] = field(default_factory=dict, compare=False)
+    # Where the sheet came from, recorded in its JSON's meta.comfyui (the Sprite Sheet node
+    # puts ComfyUI's prompt and workflow here, as Save Image does in a PNG).
+    provenance: dict | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.cells or len(self.cells) != len(self.sources):
+            raise ValueError("a sheet needs one source per cell, and at least one cell")
+        w, h = self.cell_size
+        for c in self.cells:
+            if c.shape != (h, w, 4):
+                raise ValueError(f"cell {c.shape} is not {h}x{w} RGBA")
+
+    @property
+    def frame_count(self) -> int:
+        return len(self.cells)
+
+    @property
+    def duration_ms(self) -> int:
+        """Per frame, as the engines want it (whole milliseconds)."""
+        return round(1000 / self.fps)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The strip: cells side by side."""
+        return self.cell_size[0] * len(self.cells), self.cell_size[1]
+
+    @cached_property
+    def rgba(self) -> np.ndarray:
+        return strip(list(self.cells))
+
+    @property
+    def frame_names(self) -> list[str]:
+        return [c.name for c in self.sources]
 
 
 def strip(cells: list[np.ndarray]) -> np.ndarray:
@@ -43,43 +159,14 @@ def encode_webp(rgba: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def layout(character: str, action: str, cells: list[Cell], cell_size: tuple[int, int],
-           anchor: tuple[float, float], fps: float, loop: bool, image_name: str,
-           scale: float, extra_meta: dict) -> dict:
-    cw, ch = cell_size
-    frames = {}
-    duration = round(1000 / fps)
-    for i, c in enumerate(cells):
-        frames[c.name] = {
-            "frame": {"x": i * cw, "y": 0, "w": cw, "h": ch},
-            "rotated": False,
-            "trimmed": False,
-            "spriteSourceSize": {"x": 0, "y": 0, "w": cw, "h": ch},
-            "sourceSize": {"w": cw, "h": ch},
-            "anchor": {"x": round(anchor[0], 4), "y": round(anchor[1], 4)},
-            "duration": duration,
-            "source": {"index": c.source_index,
-                       "rect": [round(v, 2) for v in c.source_rect]},
-        }
-    names = [c.name for c in cells]
-    tag = {"name": action, "from": 0, "to": len(cells) - 1,
-           "direction": "forward" if loop else "forward", "fps": fps, "loop": loop,
-           "frameCount": len(cells)}
-    return {
-        "frames": frames,
-        "animations": {action: names},
-        "meta": {
-            "app": "h3sprite",
-            "version": "1",
-            "image": image_name,
-            "format": "RGBA8888",
-            "size": {"w": cw * len(cells), "h": ch},
-            "scale": round(scale, 6),
-            "frameTags": [tag],
-            "character": character,
-            **extra_meta,
-        },
-    }
+def encode_png(rgba: np.ndarray) -> bytes:
+    """For engines without WebP. Level 3: most of level 9's size at a fraction of its time."""
+    h, w = rgba.shape[:2]
+    if max(h, w) > PNG_MAX_SIDE:
+        raise ValueError(f"sheet {w}x{h} exceeds PNG's {PNG_MAX_SIDE}-px side limit")
+    buf = io.BytesIO()
+    Image.fromarray(rgba, "RGBA").save(buf, "PNG", compress_level=3)
+    return buf.getvalue()
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from comfy_nodes.core import pipeline
+from comfy_nodes.core.export.texturepacker import document
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
 
 from .conftest import fixture
@@ -15,6 +16,11 @@ def _run(name: str, action: str | None = None):
     fx = fixture(name)
     action = action or fx.action
     return fx, pipeline.process_clip(fx.clip, action, DEFAULT_RECIPES[action], "hero")
+
+
+def tp(sheet) -> dict:
+    """The sheet as the TexturePacker JSON games read (issue 12: the pipeline is typed)."""
+    return document(sheet, f"{sheet.action}.webp")
 
 
 def _true_feet(fx, t: int) -> tuple[float, float]:
@@ -29,14 +35,14 @@ def test_drift_and_zoom_are_removed():
     drawn at) jitters under 1.5 px and its true height by under 3% (breathing itself moves
     the head by about 1% each way; the zoom alone would change it by 18%)."""
     fx, res = _run("idle_drift_zoom")
-    meta = res.meta["meta"]
+    meta = tp(res)["meta"]
     n = len(fx.truth)
     assert abs(meta["alignment"]["drift_px"][0] - 0.5 * (n - 1)) < 3
     assert abs(meta["alignment"]["drift_px"][1] + 0.25 * (n - 1)) < 3
     assert abs(meta["alignment"]["zoom_change"] - (1.003 ** (n - 1) - 1)) < 0.03
     h, w = fx.truth.shape[1:3]
     roots, heights = [], []
-    for f in res.meta["frames"].values():
+    for f in tp(res)["frames"].values():
         t = f["source"]["index"]
         x, y, rw, _ = f["source"]["rect"]
         k = f["frame"]["w"] / rw
@@ -52,22 +58,22 @@ def test_drift_and_zoom_are_removed():
 def test_walk_with_drift_keeps_its_loop():
     """Drift and zoom do not hide a good loop: frames are compared after alignment."""
     _, res = _run("walk_drift_zoom")
-    assert res.meta["meta"]["animation"]["loop_grade"] == "CLEAN"
+    assert tp(res)["meta"]["animation"]["loop_grade"] == "CLEAN"
 
 
 def test_anchor_is_feet_and_centre():
     """The JSON anchor sits on the feet baseline (the median over the sheet's frames of the
     true lowest pixel, within 2 px) and on the body's centre column (within 6 px)."""
     fx, res = _run("walk")
-    cell = res.meta["meta"]["cell"]
+    cell = tp(res)["meta"]["cell"]
     feet = []
-    for f in res.meta["frames"].values():
+    for f in tp(res)["frames"].values():
         x, y, w, _ = f["source"]["rect"]
         k = cell["w"] / w
         fx_, fy_ = _true_feet(fx, f["source"]["index"])
         feet.append(((fx_ - x) * k, (fy_ - y) * k))
     feet = np.array(feet)
-    anchor = next(iter(res.meta["frames"].values()))["anchor"]
+    anchor = next(iter(tp(res)["frames"].values()))["anchor"]
     assert abs(anchor["y"] * cell["h"] - np.median(feet[:, 1])) < 2
     assert abs(anchor["x"] * cell["w"] - np.median(feet[:, 0])) < 6
 
@@ -76,7 +82,7 @@ def test_periodic_walk_loops_clean_aperiodic_is_weak():
     """A periodic walk gets a CLEAN loop; a motion that never returns gets WEAK."""
     _, good = _run("walk")
     _, bad = _run("walk_aperiodic")
-    g, b = good.meta["meta"]["animation"], bad.meta["meta"]["animation"]
+    g, b = tp(good)["meta"]["animation"], tp(bad)["meta"]["animation"]
     assert g["loop_grade"] == "CLEAN" and g["loop_score"] < 0.5
     assert b["loop_grade"] == "WEAK" and b["loop_score"] >= 1.0
 
@@ -84,7 +90,7 @@ def test_periodic_walk_loops_clean_aperiodic_is_weak():
 def test_loop_window_skips_the_still_opening():
     """The window starts after the 4 still frames an image-to-video model opens with."""
     _, res = _run("walk")
-    win = res.meta["meta"]["clip"]["window"]
+    win = tp(res)["meta"]["clip"]["window"]
     assert win["still_frames"] >= 3 and win["start"] >= win["still_frames"]
 
 
@@ -92,8 +98,8 @@ def test_loop_window_skips_the_still_opening():
 def test_oneshot_window_holds_the_action(name):
     """One-shot windows start at rest, include the peak frame, and end back near rest."""
     fx, res = _run(name)
-    idx = [f["source"]["index"] for f in res.meta["frames"].values()]
-    assert res.meta["meta"]["animation"]["loop_score"] is None
+    idx = [f["source"]["index"] for f in tp(res)["frames"].values()]
+    assert tp(res)["meta"]["animation"]["loop_score"] is None
     heights = []
     for t in range(len(fx.truth)):
         a = fx.truth[t][..., 3] > 127
@@ -136,5 +142,5 @@ def test_noise_clip():
     rng = np.random.default_rng(3)
     clip = video.Clip(rng.integers(0, 256, (56, 128, 160, 3), dtype=np.uint8), 24.0)
     res = pipeline.process_clip(clip, "walk", DEFAULT_RECIPES["walk"])
-    assert res.qc == ["NOISE"]
-    assert len(res.meta["frames"]) == DEFAULT_RECIPES["walk"].frames
+    assert list(res.qc) == ["NOISE"]
+    assert len(tp(res)["frames"]) == DEFAULT_RECIPES["walk"].frames

@@ -9,6 +9,7 @@ import numpy as np
 from PIL import Image
 
 from comfy_nodes.core import pipeline
+from comfy_nodes.core.export.texturepacker import document
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
 from comfy_nodes.core.sheet import encode_webp
 
@@ -24,7 +25,7 @@ def test_frames_tile_the_sheet_without_overlap():
     """Names unique and namespaced, rectangles inside the sheet, disjoint, in play order,
     `animations` lists them in order, frameTags agree with the recipe."""
     res = _sheet()
-    meta = res.meta
+    meta = document(res, "walk.webp")
     size = meta["meta"]["size"]
     names = list(meta["frames"])
     assert len(set(names)) == len(names) == 10
@@ -52,7 +53,7 @@ def test_source_rect_maps_cells_back_to_the_clip():
     """source.index is a clip frame and source.rect the clip rectangle resampled onto the
     cell: the cell's aspect equals the rect's."""
     res = _sheet()
-    for f in res.meta["frames"].values():
+    for f in document(res, "walk.webp")["frames"].values():
         x, y, w, h = f["source"]["rect"]
         assert abs(w / h - f["frame"]["w"] / f["frame"]["h"]) < 0.01
         assert 0 <= f["source"]["index"] < 56
@@ -61,7 +62,7 @@ def test_source_rect_maps_cells_back_to_the_clip():
 def test_max_width_shrinks_cells_and_says_so():
     """A strip wider than max_width gets smaller cells, and the JSON records it."""
     res = _sheet(max_width=1000)
-    meta = res.meta["meta"]
+    meta = document(res, "walk.webp")["meta"]
     assert meta["size"]["w"] <= 1000
     assert meta["cell"]["h"] < 300
     assert meta["cell"]["shrunk_to_fit"] == {"requested_cell_height": 300, "max_width": 1000}

@@ -20,6 +20,7 @@ def test_process_writes_sheet_and_json(tmp_path):
     assert res.code == 0, res.err
     info = json.loads(res.out)
     assert info["loop_grade"] == "CLEAN" and info["frame_count"] == 10
+    assert info["files"] == {"texturepacker": str(tmp_path / "hero_walk.json")}
     meta = json.loads((tmp_path / "hero_walk.json").read_text())
     img = Image.open(tmp_path / "hero_walk.webp")
     assert img.size == (meta["meta"]["size"]["w"], meta["meta"]["size"]["h"])
@@ -29,7 +30,7 @@ def test_process_writes_sheet_and_json(tmp_path):
 
 def test_rerun_backs_up_the_previous_sheet(tmp_path):
     """A second run moves the first sheet to _actions_old/<timestamp>/; nothing is lost;
-    --keep-frames writes the cells into a new timestamped folder."""
+    --keep-frames writes the cells as STEM_frames/0000.png... (the frames format)."""
     clip = fixture("walk").path
     args = ["process", str(clip), "--action", "walk", "--out", str(tmp_path)]
     assert run_cli("driver", *args).code == 0
@@ -38,9 +39,16 @@ def test_rerun_backs_up_the_previous_sheet(tmp_path):
     assert res.code == 0 and "moved to" in res.out
     olds = list((tmp_path / "_actions_old").glob("*/walk.webp"))
     assert len(olds) == 1 and olds[0].read_bytes() == first
-    frames = list((tmp_path / "_frames").glob("walk-*/*.png"))
-    assert len(frames) == 10
+    frames = sorted((tmp_path / "walk_frames").glob("*.png"))
+    assert [f.name for f in frames] == [f"{i:04d}.png" for i in range(10)]
     assert np.array(Image.open(frames[0])).shape[2] == 4
+    first_cell = frames[0].read_bytes()
+    assert run_cli("driver", *args, "--image-format", "png").code == 0
+    # The frames folder and the WebP of the run before went to the backup, whole.
+    old_cells = list((tmp_path / "_actions_old").glob("*/walk_frames/0000.png"))
+    assert len(old_cells) == 1 and old_cells[0].read_bytes() == first_cell
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_actions_old", "walk.json",
+                                                          "walk.png"]
 
 
 def test_recipe_file_overrides_frames_and_fps(tmp_path):
@@ -64,6 +72,7 @@ def test_recipe_file_overrides_frames_and_fps(tmp_path):
     ("recipes", "recipe file"),
     ("recipe_key", "frames"),
     ("name", "not a plain name"),
+    ("format", "unknown format 'unity'"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     """Each bad input: exit 1, one line naming the thing, no traceback, no file written."""
@@ -106,6 +115,8 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         extra = ["--recipes", str(bad)]
     elif case == "name":
         extra = ["--name", "../escape"]
+    elif case == "format":
+        extra = ["--formats", "godot,unity"]
     res = run_cli("driver", "process", str(clip), "--action", action, "--out", str(out), *extra)
     assert res.code == 1
     assert needle in res.err and "Traceback" not in res.err

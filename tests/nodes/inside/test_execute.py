@@ -193,3 +193,16 @@ def test_loop_window_runs_as_an_output_and_messages_name_the_node():
                                                   file="nobody.png")
     assert str(e.value) == ("Green Screen Prep: 'nobody.png' is not in the input folder: "
                             "upload it, or connect Load Image.")
+
+
+def test_sprite_sheet_writes_every_format(output_dir):
+    """formats=all, image_format=png: PNG strip, TexturePacker and Aseprite JSON, Godot
+    .tres and per-cell PNGs, all under one fresh numbered stem."""
+    out = nodes_sprite.SpriteSheet.execute(_clip_tensor(), "hero", "walk", 0, 0.0, 24.0, 120,
+                                           8000, formats="all", image_format="png")
+    folder = output_dir / "h3sprite" / "hero"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["walk_00001_.aseprite.json", "walk_00001_.json", "walk_00001_.png",
+                     "walk_00001_.tres", "walk_00001__frames"]
+    assert len(list((folder / "walk_00001__frames").glob("*.png"))) == 10
+    assert json.loads(out.args[2])["meta"]["image"] == "walk_00001_.png"

@@ -1,0 +1,158 @@
+"""`driver review joblist.yaml`: one self-contained HTML page for the morning after.
+
+Every character x action of the joblist, animated from its sheet at its own fps and
+standing on a baseline (the sheet's anchor), over a background you switch to spot fringes;
+grade and QC badges, filters, the portrait and the clip's first frame beside it, timings,
+a copy-ready re-roll command, and reject marks (kept in the browser) exported as a list
+that `driver batch --only @rejects.txt --reroll` takes. Images are embedded as data URIs,
+so the page opens from file:// with no server and can be mailed or archived.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import shlex
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from PIL import Image
+
+from comfy_nodes.core.sheet import write_atomic
+from driver import reroll
+from driver.joblist import Loaded
+from driver.store import Store
+
+THUMB_HEIGHT = 160  # portrait and first frame, in the page
+MIME = {".webp": "image/webp", ".png": "image/png"}
+
+
+@dataclass
+class Entry:
+    """One job as the page shows it (serialised into the page as JSON)."""
+
+    key: str
+    status: str  # done | failed | running | pending | never run
+    attempts: int = 0
+    error: str | None = None
+    seed: int = 0
+    reroll: str = ""  # the command that re-rolls just this job
+    generation_s: float | None = None
+    post_s: float | None = None
+    sheet: dict | None = None  # strip data URI, cell, anchor, fps, loop, frames, grade, qc
+    portrait: str | None = None  # data URI
+    first_frame: str | None = None  # data URI
+    files: dict = field(default_factory=dict)
+
+
+def _data_uri(data: bytes, mime: str) -> str:
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def _thumb(img: Image.Image, fmt: str = "PNG") -> str:
+    img = img.copy()
+    img.thumbnail((THUMB_HEIGHT * 2, THUMB_HEIGHT))
+    buf = io.BytesIO()
+    if fmt == "JPEG":
+        img.convert("RGB").save(buf, "JPEG", quality=85)
+    else:
+        img.save(buf, "PNG")
+    return _data_uri(buf.getvalue(), f"image/{fmt.lower()}")
+
+
+def _first_frame(clip: Path) -> str | None:
+    """The clip's first frame (what the model made of the portrait), decoded alone."""
+    if not clip.is_file():
+        return None
+    import av
+
+    try:
+        with av.open(str(clip)) as c:
+            frame = next(c.decode(video=0))
+            return _thumb(frame.to_image(), "JPEG")
+    except (av.FFmpegError, StopIteration, OSError):
+        return None
+
+
+def _sheet(sheet_json: Path) -> dict | None:
+    try:
+        doc = json.loads(sheet_json.read_text())
+        meta = doc["meta"]
+        image = sheet_json.parent / meta["image"]
+        data = image.read_bytes()
+    except (OSError, ValueError, KeyError):
+        return None
+    first = next(iter(doc["frames"].values()))
+    anim = meta["animation"]
+    return {"image": _data_uri(data, MIME.get(image.suffix.lower(), "image/webp")),
+            "cell": [meta["cell"]["w"], meta["cell"]["h"]],
+            "anchor": [first["anchor"]["x"], first["anchor"]["y"]],
+            "fps": anim["fps"], "loop": anim["loop"], "frames": anim["frame_count"],
+            "grade": anim["loop_grade"], "score": anim["loop_score"], "qc": anim["qc"]}
+
+
+def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
+    db = loaded.out / "h3sprite.sqlite"
+    store = Store(db)
+    keys = [(c, a) for c in loaded.spec.characters for a in loaded.actions_of(c)]
+    joblist_seeds = {f"{c}/{a}": loaded.seed(c, a) for c, a in keys}
+    seeds = {**joblist_seeds, **reroll.kept(db, joblist_seeds)}
+    portraits: dict[str, str | None] = {}
+    out = []
+    try:
+        for cid, action in keys:
+            key = f"{cid}/{action}"
+            if cid not in portraits:
+                try:
+                    with Image.open(loaded.portrait(cid)) as im:
+                        portraits[cid] = _thumb(im)
+                except OSError:
+                    portraits[cid] = None
+            row = store.get(key)
+            e = Entry(key, row.status if row else "never run", seed=seeds[key],
+                      portrait=portraits[cid],
+                      reroll=f"python -m driver batch {shlex.quote(joblist_arg)} --only {key} "
+                             "--reroll")
+            if row:
+                e.attempts, e.error = row.attempts, row.error
+                e.generation_s = row.timings.get("generation")
+                e.post_s = row.timings.get("post")
+                e.files = row.outputs.get("files", {})
+                if row.outputs.get("json"):
+                    e.sheet = _sheet(Path(row.outputs["json"]))
+            e.first_frame = _first_frame(loaded.work / f"{cid}_{action}" / "clip.mp4")
+            out.append(e)
+    finally:
+        store.close()
+    return out
+
+
+def render(loaded: Loaded, joblist_arg: str, items: list[Entry]) -> str:
+    data = {"joblist": joblist_arg, "generated": time.strftime("%Y-%m-%d %H:%M"),
+            "batch": f"python -m driver batch {shlex.quote(joblist_arg)}",
+            "jobs": [asdict(e) for e in items]}
+    # "</" inside the JSON would end the script element early.
+    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    title = f"h3sprite review: {loaded.path.name}"
+    return (PAGE.replace("{{TITLE}}", _html_escape(title))
+            .replace("{{DATA}}", payload))
+
+
+def _html_escape(text: str) -> str:
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def write(loaded: Loaded, joblist_arg: str, out: Path | None = None) -> tuple[Path, int]:
+    """Write the page (atomically); returns its path and the number of jobs on it."""
+    items = entries(loaded, joblist_arg)
+    path = out or loaded.out / "review.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, render(loaded, joblist_arg, items).encode("utf-8"))
+    return path, len(items)
+
+
+# The page itself (HTML, CSS and script, no outside resources): driver/review.html.
+PAGE = Path(__file__).with_name("review.html").read_text(encoding="utf-8")

@@ -1,0 +1,100 @@
+"""`--only`: which jobs of a joblist to run.
+
+    hero/walk    one job            walk    that action of every character
+    hero/        every action of hero
+    @list.txt    the jobs named in a file, one per line (`driver review` exports such a
+                 list); blank lines and # comments are skipped; a relative path is from
+                 the current folder
+Items are comma-separated and may be mixed. Anything that names no job of the joblist is
+an error naming the item, so a typo never silently runs nothing (or everything).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_LIST_BYTES = 1 << 20  # a list of job names, not a data file
+
+
+@dataclass(frozen=True)
+class Selector:
+    char: str | None  # None: any character
+    action: str | None  # None: any action
+
+    def matches(self, cid: str, action: str) -> bool:
+        return self.char in (None, cid) and self.action in (None, action)
+
+    def __str__(self) -> str:
+        return f"{self.char or ''}/{self.action or ''}" if self.char else str(self.action)
+
+
+def _item(text: str, where: str) -> Selector:
+    if text.count("/") > 1 or text.startswith("/"):
+        raise ValueError(f"{where}: {text!r} is not char/action, action or char/")
+    if "/" in text:
+        char, action = text.split("/")
+        return Selector(char, action or None)
+    return Selector(None, text)
+
+
+def parse(text: str, flag: str = "--only") -> list[Selector]:
+    """'hero/walk,idle,@rejects.txt' -> selectors."""
+    out: list[Selector] = []
+    for raw in text.split(","):
+        item = raw.strip()
+        if not item:
+            continue
+        if item.startswith("@"):
+            out += read_list(Path(item[1:]), flag)
+        else:
+            out.append(_item(item, flag))
+    if not out:
+        raise ValueError(f"{flag}: names no job; give char/action, action, char/ or @file")
+    return out
+
+
+def read_list(path: Path, flag: str = "--only") -> list[Selector]:
+    try:
+        if path.stat().st_size > MAX_LIST_BYTES:
+            raise ValueError(f"{flag} @{path}: larger than {MAX_LIST_BYTES >> 20} MiB; "
+                             "is it a list of jobs?")
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"{flag} @{path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{flag} @{path}: not a text file of job names") from None
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            out.append(_item(line, f"{flag} @{path}:{n}"))
+    if not out:
+        raise ValueError(f"{flag} @{path}: names no job (the list is empty)")
+    return out
+
+
+def unknown(selectors: list[Selector], roster: dict[str, list[str]]) -> list[str]:
+    """One line per selector that matches no job of the roster (character -> actions)."""
+    problems = []
+    actions = sorted({a for acts in roster.values() for a in acts})
+    for s in selectors:
+        if any(s.matches(c, a) for c, acts in roster.items() for a in acts):
+            continue
+        if s.char is None and s.action in roster:
+            problems.append(f"--only {s}: no action {s.action!r}; for every action of "
+                            f"character {s.action!r} write {s.action}/")
+        elif s.char is not None and s.char not in roster:
+            problems.append(f"--only {s}: no character {s.char!r}; the joblist has "
+                            f"{', '.join(roster)}")
+        elif s.char is not None:
+            problems.append(f"--only {s}: {s.char} has no action {s.action!r}; it has "
+                            f"{', '.join(roster[s.char])}")
+        else:
+            problems.append(f"--only {s}: no action {s.action!r}; the joblist has "
+                            f"{', '.join(actions)}")
+    return problems
+
+
+def selected(selectors: list[Selector] | None, cid: str, action: str) -> bool:
+    return selectors is None or any(s.matches(cid, action) for s in selectors)

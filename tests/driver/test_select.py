@@ -1,0 +1,70 @@
+"""--only's grammar: char/action, action, char/ and @file; bad items named."""
+
+from __future__ import annotations
+
+import pytest
+
+from driver.select import Selector, parse, selected, unknown
+
+ROSTER = {"hero": ["idle", "walk"], "boar": ["idle", "attack"]}
+JOBS = [(c, a) for c, acts in ROSTER.items() for a in acts]
+
+
+def _picked(text: str) -> list[str]:
+    sel = parse(text)
+    assert not unknown(sel, ROSTER)
+    return [f"{c}/{a}" for c, a in JOBS if selected(sel, c, a)]
+
+
+@pytest.mark.parametrize("text, jobs", [
+    ("hero/walk", ["hero/walk"]),
+    ("idle", ["hero/idle", "boar/idle"]),
+    ("boar/", ["boar/idle", "boar/attack"]),
+    ("hero/walk, attack", ["hero/walk", "boar/attack"]),
+])
+def test_forms(text, jobs):
+    assert _picked(text) == jobs
+
+
+def test_list_file(tmp_path):
+    f = tmp_path / "rejects.txt"
+    f.write_text("# from the review page\nhero/walk\n\n  boar/  # all of boar\n")
+    assert parse(f"@{f}") == [Selector("hero", "walk"), Selector("boar", None)]
+    assert _picked(f"@{f},idle") == ["hero/idle", "hero/walk", "boar/idle", "boar/attack"]
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("hero/dance", "hero has no action 'dance'; it has idle, walk"),
+    ("hero", "write hero/"),
+    ("wolf/idle", "no character 'wolf'"),
+    ("jump", "no action 'jump'; the joblist has attack, idle, walk"),
+])
+def test_unknown_items_are_named(text, needle):
+    (problem,) = unknown(parse(text), ROSTER)
+    assert needle in problem
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("a/b/c", "not char/action"), ("/walk", "not char/action"), (" , ", "names no job"),
+])
+def test_malformed(text, needle):
+    with pytest.raises(ValueError, match=needle):
+        parse(text)
+
+
+def test_bad_list_files(tmp_path):
+    with pytest.raises(ValueError, match="No such file"):
+        parse(f"@{tmp_path / 'none.txt'}")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n")
+    with pytest.raises(ValueError, match="the list is empty"):
+        parse(f"@{empty}")
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(ValueError, match="not a text file"):
+        parse(f"@{binary}")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("hero/walk\nx/y/z\n")
+    with pytest.raises(ValueError, match=r"bad.txt:2"):
+        parse(f"@{bad}")
+
