@@ -3,6 +3,7 @@ confirm with /history, download. Errors are typed so the batch can decide what t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -11,8 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import requests
 import websocket
 
+from comfy_nodes.core.util import poll_until
 from service.api import ComfyHTTP, Unreachable
 
 
@@ -104,6 +107,42 @@ class ComfyClient:
         items = q.get("queue_running", []) + q.get("queue_pending", [])
         return any(len(i) > 1 and i[1] == prompt_id for i in items) or bool(
             self.history(prompt_id))
+
+    def reachable(self, timeout: float = 3.0) -> bool:
+        """Does the server answer /system_stats now?"""
+        try:
+            self.http.system_stats(timeout=timeout)
+            return True
+        except (Unreachable, requests.RequestException, ValueError):
+            return False
+
+    def free(self) -> None:
+        """Ask the server to unload its models and free memory (POST /free)."""
+        try:
+            self.http.free()
+        except Unreachable as e:
+            raise ServerLost(str(e)) from e
+
+    def interrupt(self, prompt_id: str) -> None:
+        """Stop this prompt (only it: /interrupt with its id); a server that is gone has
+        nothing of ours left running, so failing to reach it is not an error."""
+        with contextlib.suppress(Unreachable):
+            self.http.request("POST", "/interrupt", json={"prompt_id": prompt_id}, timeout=5)
+
+    def wait_history(self, prompt_id: str, timeout: float, interval: float = 0.5) -> Run | None:
+        """If the server knows the prompt (queued, running, finished), wait for it to end
+        and return its run when it succeeded; None when unknown, failed or still running
+        after `timeout` (a prompt the server knows must never be sent again)."""
+        if not self.knows(prompt_id):
+            return None
+        hist = poll_until(lambda: self._completed(prompt_id), timeout, interval)
+        if not hist or hist["status"].get("status_str") != "success":
+            return None
+        return Run(prompt_id, outputs=hist.get("outputs", {}))
+
+    def _completed(self, prompt_id: str) -> dict | None:
+        hist = self.history(prompt_id)
+        return hist if hist.get("status", {}).get("completed") else None
 
     def upload(self, path: Path, name: str, subfolder: str = "h3sprite") -> str:
         """Upload an input image; returns the name to use in the graph."""
@@ -209,11 +248,7 @@ class ComfyClient:
             ws.close()
         run.finished = time.time()
         # execution_success is sent before the worker files the prompt in /history: poll.
-        deadline = time.monotonic() + 30
-        hist = self.history(prompt_id)
-        while not hist.get("status", {}).get("completed") and time.monotonic() < deadline:
-            time.sleep(0.05)
-            hist = self.history(prompt_id)
+        hist = poll_until(lambda: self._completed(prompt_id), 30, 0.05) or {}
         status = hist.get("status", {})
         if status.get("status_str") != "success":
             raise ExecutionFailed(f"prompt {prompt_id} did not succeed per /history: "
