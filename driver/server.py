@@ -7,13 +7,12 @@ restart them; a URL server belongs to someone else: we only wait for it to come 
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
+from comfy_nodes.core.util import poll_until
 from driver.client import ComfyClient
 from driver.joblist import ServerSpec
 from service import manager
-from service.api import Unreachable
 from service.config import resolve
 
 log = logging.getLogger(__name__)
@@ -29,7 +28,7 @@ class ServerHandle:
         self.managed = spec.embedded
         self.cfg = None
         if self.managed:
-            flags: dict[str, Any] = {"port": spec.port}
+            flags: dict[str, Any] = {"port": spec.port, "gpu": spec.gpu}
             if spec.comfy_args:
                 flags["extra_args"] = spec.comfy_args
             self.cfg = resolve(flags)
@@ -41,13 +40,7 @@ class ServerHandle:
         return self.spec.base_url
 
     def reachable(self, timeout: float = 3.0) -> bool:
-        try:
-            self.client.http.system_stats(timeout=timeout)
-            return True
-        except Unreachable:
-            return False
-        except Exception:
-            return False
+        return self.client.reachable(timeout)
 
     def ensure(self) -> None:
         if self.reachable():
@@ -79,20 +72,15 @@ class ServerHandle:
         self.wait_back(180)
 
     def wait_back(self, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if self.reachable():
-                return
-            time.sleep(1.0)
-        raise ServerUnavailable(f"ComfyUI at {self.url} did not come back in {seconds:.0f} s")
+        if not poll_until(self.reachable, seconds, 1.0):
+            raise ServerUnavailable(f"ComfyUI at {self.url} did not come back in "
+                                    f"{seconds:.0f} s")
 
     def recover(self, why: str) -> None:
         """After a lost connection: a server that answers again within a few seconds was a
         hiccup; otherwise restart it (ours) or wait for it (someone else's)."""
-        for _ in range(6):
-            if self.reachable(timeout=2):
-                return
-            time.sleep(0.5)
+        if poll_until(lambda: self.reachable(timeout=2), 3.0, 0.5):
+            return
         self.restart(why)
 
     def stacks(self) -> str:
@@ -112,7 +100,7 @@ class ServerHandle:
         if self.managed:
             return f"GPU exclusion: {manager.switch(self.cfg, 'video').message}"
         # Someone else's server: ask it to unload models; restarting is not ours to do.
-        self.client.http.free()
+        self.client.free()
         return "GPU exclusion: asked the server to free its models (POST /free)"
 
     def rss_bytes(self) -> int | None:

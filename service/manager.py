@@ -149,7 +149,8 @@ def _pack_paths_file(cfg: ServiceConfig) -> Path:
 
 
 def server_argv(cfg: ServiceConfig) -> tuple[list[str], str]:
-    preset, place_flags = placement.flags_for(cfg.placement, cfg.model_gb, cfg.extra_args)
+    preset, place_flags = placement.flags_for(cfg.placement, cfg.model_gb, cfg.extra_args,
+                                              cfg.gpu)
     argv = [str(cfg.python), "-u", str(LAUNCHER), str(cfg.comfyui),
             "--listen", cfg.host, "--port", str(cfg.port), *place_flags, *cfg.extra_args]
     if cfg.link_pack:
@@ -187,6 +188,8 @@ def start(cfg: ServiceConfig) -> Result:
     argv, preset = server_argv(cfg)
     log_path = _new_log_path(cfg)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if cfg.gpu is not None:  # one server per GPU: it sees only its own card, as cuda:0
+        env["CUDA_VISIBLE_DEVICES"] = str(cfg.gpu)
     popen, detach = spawn_detached(argv, log_path, cfg.comfyui, env)
     ident = ProcessId.of(psutil.Process(popen.pid))
     state = {
