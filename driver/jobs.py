@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
@@ -43,6 +43,7 @@ class Job:
     out_dir: Path
     gen_fingerprint: str = ""
     fingerprint: str = ""
+    parts: dict[str, str] = field(default_factory=dict)  # input -> digest: what changed
 
     @property
     def key(self) -> str:
@@ -82,11 +83,25 @@ def build_jobs(job: Loaded, workflow_sha: str, models: list[str]) -> list[Job]:
                 "size": list(j.size), "action": action, "overrides": job.spec.overrides,
             }
             j.gen_fingerprint = _digest(gen)
-            j.fingerprint = _digest({
-                "gen": j.gen_fingerprint, "recipe": recipe.model_dump(), "post": POST_VERSION,
-                "cell_height": job.spec.cell_height, "max_width": job.spec.max_width})
+            post = {"recipe": recipe.model_dump(), "post": POST_VERSION,
+                    "cell_height": job.spec.cell_height, "max_width": job.spec.max_width}
+            j.fingerprint = _digest({"gen": j.gen_fingerprint, **post})
+            j.parts = fingerprint_parts(gen, post)
             out.append(j)
     return out
+
+
+# The inputs a plan names when a job's fingerprint changed, and what each is made of.
+PARTS = {
+    "portrait": ("portrait",), "wording": ("prompt",), "workflow": ("workflow", "overrides"),
+    "models": ("models",), "seed": ("seed",), "canvas": ("size",), "length": ("frames",),
+    "recipe": ("recipe",), "post-processing": ("post", "cell_height", "max_width"),
+}
+
+
+def fingerprint_parts(gen: dict, post: dict) -> dict[str, str]:
+    both = {**gen, **post}
+    return {name: _digest([both.get(k) for k in keys])[:16] for name, keys in PARTS.items()}
 
 
 def clip_ok(path: Path, frames: int) -> bool:
