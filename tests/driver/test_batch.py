@@ -89,7 +89,8 @@ def test_changed_portrait_reruns_only_that_character(workspace):
     draw_portrait(workspace.root / "hero.png", "knight")
     plan = workspace.batch("--dry-run")
     reasons = {line.split()[0]: line.split(None, 2)[2] for line in plan.out.splitlines()}
-    assert reasons == {"hero/idle": "inputs changed", "hero/attack": "inputs changed",
+    assert reasons == {"hero/idle": "inputs changed: portrait",
+                       "hero/attack": "inputs changed: portrait",
                        "zombie/idle": "current", "zombie/attack": "current"}
     res = workspace.batch()
     assert res.code == 0, res.err
