@@ -13,7 +13,7 @@ from comfy_nodes.core.util import poll_until
 from driver.client import ComfyClient
 from driver.joblist import ServerSpec
 from service import manager
-from service.config import resolve
+from service.config import ServiceConfig, resolve
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ class ServerHandle:
     def __init__(self, spec: ServerSpec):
         self.spec = spec
         self.managed = spec.embedded
-        self.cfg = None
+        self.cfg: ServiceConfig | None = None
         if self.managed:
             flags: dict[str, Any] = {"port": spec.port, "gpu": spec.gpu}
             if spec.comfy_args:
@@ -34,6 +34,12 @@ class ServerHandle:
             self.cfg = resolve(flags)
         self.client = ComfyClient(spec.base_url)
         self.restarts = 0
+
+    def _own(self) -> ServiceConfig:
+        """Our server's settings: only an embedded server has them (callers check managed)."""
+        if self.cfg is None:
+            raise ServerUnavailable(f"ComfyUI at {self.url} is not ours to start or stop")
+        return self.cfg
 
     @property
     def url(self) -> str:
@@ -46,7 +52,7 @@ class ServerHandle:
         if self.reachable():
             return
         if self.managed and self.spec.start:
-            res = manager.start(self.cfg)
+            res = manager.start(self._own())
             if res.code == manager.Exit.PORT_IN_USE:
                 raise ServerUnavailable(
                     f"could not start the embedded ComfyUI: port {self.spec.port} is in use by "
@@ -63,7 +69,7 @@ class ServerHandle:
         self.restarts += 1
         if self.managed:
             log.warning("restarting ComfyUI (%s)", why)
-            res = manager.restart(self.cfg)
+            res = manager.restart(self._own())
             if res.code != manager.Exit.OK:
                 raise ServerUnavailable(f"restart failed: {res.message}")
             return
@@ -86,7 +92,7 @@ class ServerHandle:
     def stacks(self) -> str:
         if not self.managed:
             return ""
-        res = manager.stacks(self.cfg)
+        res = manager.stacks(self._own())
         return res.detail if res.code == manager.Exit.OK else res.message
 
     def before_video(self, mode: str) -> str:
@@ -98,7 +104,7 @@ class ServerHandle:
             self.restart("before video jobs, as configured")
             return "GPU exclusion: restarted before video jobs"
         if self.managed:
-            return f"GPU exclusion: {manager.switch(self.cfg, 'video').message}"
+            return f"GPU exclusion: {manager.switch(self._own(), 'video').message}"
         # Someone else's server: ask it to unload models; restarting is not ours to do.
         self.client.free()
         return "GPU exclusion: asked the server to free its models (POST /free)"
@@ -106,4 +112,4 @@ class ServerHandle:
     def rss_bytes(self) -> int | None:
         if not self.managed:
             return None
-        return manager.status(self.cfg).data.get("rss_bytes")
+        return manager.status(self._own()).data.get("rss_bytes")

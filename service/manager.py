@@ -175,7 +175,7 @@ def _running(cfg: ServiceConfig) -> tuple[dict | None, psutil.Process | None]:
 def start(cfg: ServiceConfig) -> Result:
     check_paths(cfg)
     state, proc = _running(cfg)
-    if proc is not None:
+    if state is not None and proc is not None:
         return Result(Exit.OK, f"already running: pid {proc.pid} on {cfg.base_url} (no change)",
                       {"pid": proc.pid, "url": cfg.base_url, "log": state.get("log"),
                        "already_running": True})
@@ -401,7 +401,7 @@ def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0) -> Result:
 
 def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
     state, proc = _running(cfg)
-    if proc is None:
+    if state is None or proc is None:
         return Result(Exit.NOT_RUNNING, "not running (or not started by comfy_service): "
                                         "no process to ask for a thread dump", {})
     log = Path(state["log"])
