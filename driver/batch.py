@@ -12,11 +12,11 @@ This module wires them: check, plan, start the servers, run, summarise.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from comfy_nodes.core.util import unique_path
 from comfy_nodes.core.video import decode
 from driver.check import check, preflight
 from driver.client import ServerLost
@@ -166,9 +166,7 @@ class Batch:
 
 
 def log_to_file(out: Path) -> Path:
-    folder = out / "_logs"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"batch-{timestamp()}-{os.getpid()}.log"
+    path = unique_path(out / "_logs", f"batch-{timestamp()}", ".log")
     handler = logging.FileHandler(path, encoding="utf-8")  # flushed on every record
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import time
 import uuid
 from collections.abc import Callable
@@ -15,7 +14,7 @@ from pathlib import Path
 import requests
 import websocket
 
-from comfy_nodes.core.util import poll_until
+from comfy_nodes.core.util import atomic_write, poll_until
 from service.api import ComfyHTTP, Unreachable
 
 
@@ -168,13 +167,7 @@ class ComfyClient:
             raise ServerLost(str(e)) from e
         resp.raise_for_status()
         dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.part")
-        with open(tmp, "wb") as f:
-            for chunk in resp.iter_content(1 << 20):
-                f.write(chunk)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, dest)
+        atomic_write(dest, resp.iter_content(1 << 20))
         return dest
 
     # -- one prompt --------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any
 
 import psutil
 
+from comfy_nodes.core.util import atomic_write, unique_path
 from service import placement
 from service.api import ComfyHTTP, Unreachable, gpu_devices, vram_free
 from service.config import ServiceConfig, check_paths
@@ -88,12 +89,7 @@ def write_state(cfg: ServiceConfig, state: dict[str, Any]) -> None:
     """Atomic: write a temporary file beside it, fsync, rename over."""
     path = state_path(cfg)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w") as f:
-        json.dump(state, f, indent=2, default=str)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    atomic_write(path, json.dumps(state, indent=2, default=str).encode())
 
 
 def clear_state(cfg: ServiceConfig) -> None:
@@ -107,13 +103,8 @@ def _identity(state: dict[str, Any]) -> ProcessId:
 
 def _new_log_path(cfg: ServiceConfig) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    logs = cfg.state_dir / "logs"
-    path = logs / f"comfyui-{cfg.port}-{stamp}.log"
-    n = 1
-    while path.exists():  # a log per start, never appended to or overwritten
-        path = logs / f"comfyui-{cfg.port}-{stamp}-{n}.log"
-        n += 1
-    return path
+    # a log per start, never appended to or overwritten
+    return unique_path(cfg.state_dir / "logs", f"comfyui-{cfg.port}-{stamp}", ".log")
 
 
 def tail(path: Path | str | None, lines: int = 20) -> str:

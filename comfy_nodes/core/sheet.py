@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from PIL import Image
+
+from .util import atomic_write
 
 WEBP_MAX_SIDE = 16383
 
@@ -82,14 +82,7 @@ def layout(character: str, action: str, cells: list[Cell], cell_size: tuple[int,
     }
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write beside, then rename: a reader never sees half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+write_atomic = atomic_write  # the one atomic write (core/util.py), by its older name
 
 
 def json_bytes(doc: dict) -> bytes:

@@ -4,23 +4,32 @@ condition with a deadline. Standard library only (this runs inside ComfyUI too).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write beside, fsync, then rename: a reader never sees half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+def atomic_write(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Write beside, fsync, then rename: a reader never sees half a file. `data` may be
+    chunks (a download), so memory follows the chunk, not the file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            for chunk in ([data] if isinstance(data, bytes) else data):
+                f.write(chunk)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()  # a failed write leaves nothing behind
+        raise
 
 
 def unique_path(parent: Path, stem: str, suffix: str = "", directory: bool = False) -> Path:
