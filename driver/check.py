@@ -78,8 +78,7 @@ def preflight(job: Loaded, client, n_jobs: int) -> list[str]:
     """Against the live server: node classes, model files, free disk."""
     problems: list[str] = []
     wf = Workflow.load(job.workflow)
-    info = client.object_info()
-    missing = sorted(wf.class_types() - set(info))
+    missing = sorted(client.missing_nodes(wf.class_types()))
     for cls in missing:
         pack = KNOWN_PACKS.get(cls)
         problems.append(f"server {client.base_url} lacks node class {cls}"

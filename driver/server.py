@@ -13,9 +13,13 @@ from comfy_nodes.core.util import poll_until
 from driver.client import ComfyClient
 from driver.joblist import ServerSpec
 from service import manager
+from service.api import gpu_devices
 from service.config import ServiceConfig, resolve
 
 log = logging.getLogger(__name__)
+
+# VRAM a server holds with no model loaded (CUDA context, caches): below it, nothing to free.
+IDLE_VRAM = 1 * 2**30
 
 
 class ServerUnavailable(RuntimeError):
@@ -34,6 +38,7 @@ class ServerHandle:
             self.cfg = resolve(flags)
         self.client = ComfyClient(spec.base_url)
         self.restarts = 0
+        self.fresh = False
 
     def _own(self) -> ServiceConfig:
         """Our server's settings: only an embedded server has them (callers check managed)."""
@@ -61,6 +66,7 @@ class ServerHandle:
             if res.code != manager.Exit.OK:
                 raise ServerUnavailable(f"could not start the embedded ComfyUI: {res.message}")
             log.info("%s", res.message)
+            self.fresh = True  # started here: no model of any family is loaded yet
             return
         raise ServerUnavailable(f"ComfyUI at {self.url} is not reachable: start it (or set "
                                 "server.url: embedded to let the batch run its own)")
@@ -98,16 +104,29 @@ class ServerHandle:
     def before_video(self, mode: str) -> str:
         if mode == "none":
             return "GPU exclusion: none (as configured)"
+        if self.fresh:  # nothing to free; freeing would cost the server a second of GC
+            return "GPU exclusion: the server was just started, nothing is loaded"
         if mode == "restart":
             if not self.managed:
                 return "GPU exclusion: cannot restart a server we do not manage; skipped"
             self.restart("before video jobs, as configured")
             return "GPU exclusion: restarted before video jobs"
+        idle_gpu = self._nothing_on_gpu()
+        if idle_gpu:  # freeing would only cost the server a second of garbage collection
+            return f"GPU exclusion: {idle_gpu}, nothing to free"
         if self.managed:
-            return f"GPU exclusion: {manager.switch(self._own(), 'video').message}"
+            return f"GPU exclusion: {manager.switch(self._own(), 'video', reads=1).message}"
         # Someone else's server: ask it to unload models; restarting is not ours to do.
         self.client.free()
         return "GPU exclusion: asked the server to free its models (POST /free)"
+
+    def _nothing_on_gpu(self) -> str | None:
+        """Why there is nothing to free (no GPU, or next to no VRAM in use), else None."""
+        gpus = gpu_devices(self.client.system_stats())
+        if not gpus:
+            return "no GPU on this server"
+        used = sum(int(d.get("vram_total", 0)) - int(d.get("vram_free", 0)) for d in gpus)
+        return f"{used / 2**30:.1f} GiB of VRAM in use" if used <= IDLE_VRAM else None
 
     def rss_bytes(self) -> int | None:
         if not self.managed:

@@ -325,18 +325,21 @@ def idle(cfg: ServiceConfig, reads: int = 3, interval: float = 1.0) -> Result:
                   {"idle": True})
 
 
-def wait_idle(cfg: ServiceConfig, timeout: float, interval: float = 1.0) -> Result:
+def wait_idle(cfg: ServiceConfig, timeout: float, interval: float = 1.0,
+              reads: int = 3) -> Result:
     deadline = time.monotonic() + timeout
     while True:
-        res = idle(cfg, interval=interval)
+        res = idle(cfg, reads=reads, interval=interval)
         if res.code != Exit.BUSY or time.monotonic() >= deadline:
             return res
         time.sleep(interval)
 
 
 def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
-         restart_if_held: bool = False) -> Result:
-    """POST /free (unload models + free memory), wait until applied, report VRAM."""
+         restart_if_held: bool = False, reads: int = 3) -> Result:
+    """POST /free (unload models + free memory), wait until applied, report VRAM.
+    `reads`: empty-queue reads that count as idle (1 for a caller whose own prompts are
+    the next ones: the worker applies the flags at once when its queue is empty)."""
     api = ComfyHTTP(cfg.base_url, timeout=5.0)
     try:
         before = api.system_stats()
@@ -344,7 +347,7 @@ def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
     except Unreachable as e:
         return Result(Exit.NOT_RUNNING, f"cannot free: {e}", {})
     # The worker applies the flags after its current prompt, when the queue is empty.
-    waited = wait_idle(cfg, timeout, interval=0.5)
+    waited = wait_idle(cfg, timeout, interval=0.5, reads=reads)
     if waited.code != Exit.OK:
         return Result(waited.code, f"free requested, but {waited.message}", waited.data)
     after = api.system_stats()
@@ -377,12 +380,13 @@ def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
                                   f"returns it", data)
 
 
-def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0) -> Result:
+def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int = 3) -> Result:
     """Make the GPU free for the other model family: wait idle, free, restart if still held."""
     if _running(cfg)[1] is None:
-        res = free(cfg, timeout=timeout)  # a server we do not manage: free is all we may do
+        # a server we do not manage: free is all we may do
+        res = free(cfg, timeout=timeout, reads=reads)
     else:
-        res = free(cfg, timeout=timeout, restart_if_held=True)
+        res = free(cfg, timeout=timeout, restart_if_held=True, reads=reads)
     if res.code != Exit.OK:
         return Result(res.code, f"switch {family}: {res.message}", res.data)
     return Result(Exit.OK, f"ready for {family}: {res.message}", {**res.data, "family": family})
