@@ -129,13 +129,15 @@ def _pack_paths_file(cfg: ServiceConfig) -> Path:
     link = nodes_parent / PACK_LINK_NAME
     if not (link.is_symlink() and link.resolve() == PACK_DIR):
         if link.is_symlink():
-            link.unlink()  # our own link pointing at an old checkout
+            with contextlib.suppress(FileNotFoundError):
+                link.unlink()  # our own link pointing at an old checkout
         if not link.exists():
-            link.symlink_to(PACK_DIR, target_is_directory=True)
+            # servers of one state folder may start at once (one per GPU): one link wins
+            with contextlib.suppress(FileExistsError):
+                link.symlink_to(PACK_DIR, target_is_directory=True)
     paths = cfg.state_dir / "extra_model_paths.yaml"
-    tmp = paths.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"h3sprite": {"custom_nodes": str(nodes_parent)}}))  # JSON is YAML
-    os.replace(tmp, paths)
+    atomic_write(paths, json.dumps({"h3sprite": {"custom_nodes": str(nodes_parent)}})
+                 .encode())  # JSON is YAML
     return paths
 
 
