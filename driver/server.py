@@ -81,7 +81,7 @@ class ServerHandle:
             return
         log.warning("ComfyUI at %s is gone (%s); not ours to restart, waiting for it", self.url,
                     why)
-        self.wait_back(180)
+        self.wait_back(self.spec.hang_seconds)
 
     def wait_back(self, seconds: float) -> None:
         if not poll_until(self.reachable, seconds, 1.0):

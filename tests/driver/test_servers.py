@@ -146,3 +146,36 @@ def test_a_server_down_at_start_is_reported_and_the_other_does_all(two):
     rows = _rows(two.ws)
     assert {rows[k][1]["server"] for k in ("hero/idle", "zombie/idle")} == {two.url(1)}
     two.write()
+
+
+def test_a_job_whose_server_stays_gone_moves_to_the_other(two):
+    """A server given by URL (not ours to restart) vanishes mid-job and does not come back
+    within hang_seconds: its job moves to the other server and the batch finishes there."""
+    from .proxy import CuttableProxy
+
+    proxy = CuttableProxy(two.ports[0])  # the first server, reached as someone else's
+    gone = f"http://127.0.0.1:{proxy.port}"
+    try:
+        two.ws.write(server=None, overrides=SIM, servers=[
+            {"url": gone, "hang_seconds": 4, "attempts": 1}, two.spec(1)])
+        proc = subprocess.Popen([sys.executable, "-m", "driver", "batch",
+                                 str(two.ws.joblist), "--force", "--only", "attack"],
+                                cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env={**os.environ, **two.ws.env()})
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if requests.get(f"{two.url(0)}/queue", timeout=2).json()["queue_running"]:
+                break
+            time.sleep(0.2)
+        proxy.close()  # refused from now on
+        out, err = proc.communicate(timeout=180)
+    finally:
+        proxy.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err + out
+    assert "moving it to another server" in err and "done 2, skipped 0, failed 0" in out
+    assert f"server {gone} not used: lost during the batch" in out
+    rows = _rows(two.ws)
+    assert {rows[k][1]["server"] for k in ("hero/attack", "zombie/attack")} == {two.url(1)}
+    two.write()
