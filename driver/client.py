@@ -132,9 +132,11 @@ class ComfyClient:
             raise ServerLost(str(e)) from e
 
     def interrupt(self, prompt_id: str) -> None:
-        """Stop this prompt (only it: /interrupt with its id); a server that is gone has
-        nothing of ours left running, so failing to reach it is not an error."""
+        """Stop this prompt, only it, wherever it is: dropped from the queue when waiting
+        (POST /queue delete), interrupted when running (/interrupt with its id). A server
+        that is gone has nothing of ours left running, so failing to reach it is fine."""
         with contextlib.suppress(Unreachable):
+            self.http.request("POST", "/queue", json={"delete": [prompt_id]}, timeout=5)
             self.http.request("POST", "/interrupt", json={"prompt_id": prompt_id}, timeout=5)
 
     def wait_history(self, prompt_id: str, timeout: float, interval: float = 0.5) -> Run | None:

@@ -229,10 +229,14 @@ class Generator:
             return None
         self.say(f"{j.key}: lost the server {self.name} ({e}); recovering")
         self.server.recover(str(e))
+        client = self.server.client
         try:
-            return self.server.client.wait_history(prompt_id, self.spec.hang_seconds)
+            run = client.wait_history(prompt_id, self.spec.hang_seconds)
         except ServerLost:
             return None
+        if run is None:  # unknown, failed, or still not done: it must not run beside a retry
+            client.interrupt(prompt_id)
+        return run
 
     def _run_once(self, j: Job, prompt_id: str, graph: dict) -> Run:
         self.prompt_id = prompt_id
