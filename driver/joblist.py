@@ -172,6 +172,10 @@ class Loaded:
             raise JoblistError(f"{self.path}: give either server or servers, not both")
         seen: dict[str, int] = {}
         for i, srv in enumerate(self.spec.servers):
+            if srv.gpu is not None and not srv.embedded:
+                raise JoblistError(f"{self.path}: servers.{i}: gpu is for an embedded server; "
+                                   f"start the one at {srv.url} with comfy_service start "
+                                   "--gpu N there")
             if srv.base_url in seen:
                 raise JoblistError(f"{self.path}: servers.{i} is {srv.base_url} again (as "
                                    f"servers.{seen[srv.base_url]}): give each its own port "

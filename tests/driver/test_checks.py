@@ -123,3 +123,32 @@ def test_port_taken_by_another_program_names_the_setting(tmp_path):
             pass
     finally:
         holder.close()
+
+
+def test_servers_list_mistakes_are_named(tmp_path):
+    """servers: two entries on one port, server and servers together, gpu on a URL."""
+    from driver.joblist import JoblistError, load
+
+    cases = {
+        "is http://127.0.0.1:8301 again": {"servers": [{"port": 8301}, {"port": 8301}]},
+        "either server or servers": {"server": {"port": 8302}, "servers": [{"port": 8303}]},
+        "gpu is for an embedded server": {"servers": [{"url": "http://10.0.0.7:8188",
+                                                       "gpu": 1}]},
+    }
+    for message, change in cases.items():
+        path = _joblist(tmp_path, **change)
+        if "server" not in change:
+            doc = yaml.safe_load(path.read_text())
+            del doc["server"]
+            path.write_text(yaml.safe_dump(doc))
+        try:
+            load(path)
+        except JoblistError as e:
+            assert message in str(e), (message, str(e))
+        else:
+            raise AssertionError(f"no error for {change}")
+    path = _joblist(tmp_path, servers=[{"port": 8304, "gpu": 0}, {"url": "http://h:1"}])
+    doc = yaml.safe_load(path.read_text())
+    del doc["server"]
+    path.write_text(yaml.safe_dump(doc))
+    assert [s.base_url for s in load(path).servers] == ["http://127.0.0.1:8304", "http://h:1"]
