@@ -61,8 +61,9 @@ class ServerHandle:
             if res.code == manager.Exit.PORT_IN_USE:
                 raise ServerUnavailable(
                     f"could not start the embedded ComfyUI: port {self.spec.port} is in use by "
-                    f"another program: set server.port in the joblist to a free port, or point "
-                    f"server.url at that ComfyUI if it is yours")
+                    f"another program: set server.port (or that servers: entry's port) in "
+                    f"the joblist to a free port, or point its url at that ComfyUI if it is "
+                    f"yours")
             if res.code != manager.Exit.OK:
                 raise ServerUnavailable(f"could not start the embedded ComfyUI: {res.message}")
             log.info("%s", res.message)
