@@ -152,3 +152,17 @@ def test_servers_list_mistakes_are_named(tmp_path):
     del doc["server"]
     path.write_text(yaml.safe_dump(doc))
     assert [s.base_url for s in load(path).servers] == ["http://127.0.0.1:8304", "http://h:1"]
+
+
+def test_no_usable_server_stops_the_batch_naming_each(tmp_path):
+    """Every servers: entry unreachable: the batch stops before any job, one line each."""
+    dead = [f"http://127.0.0.1:{free_port()}" for _ in range(2)]
+    path = _joblist(tmp_path, servers=[{"url": u} for u in dead])
+    doc = yaml.safe_load(path.read_text())
+    del doc["server"]
+    path.write_text(yaml.safe_dump(doc))
+    res = run_cli("driver", "batch", str(path),
+                  env={"H3SPRITE_STATE_DIR": str(tmp_path / "state")})
+    assert res.code == 1 and "no server can be used" in res.err, res.err
+    assert all(f"{u}: ComfyUI at {u} is not reachable" in res.err for u in dead)
+    assert "Traceback" not in res.err
