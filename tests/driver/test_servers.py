@@ -87,13 +87,13 @@ def two(tmp_path_factory, embedded_ready):
 
 
 def test_two_servers_run_jobs_at_the_same_time(two):
-    """4 jobs on 2 servers: each server runs jobs, and the servers' own execution times
+    """2 jobs on 2 servers: each server runs one, and the servers' own execution times
     overlap (both generated at once); every job is done and says where it ran."""
-    res = two.ws.batch()
+    res = two.ws.batch("--only", "idle")
     assert res.code == 0, res.err + res.out
-    assert "done 4, skipped 0, failed 0" in res.out
+    assert "done 2, skipped 0, failed 0" in res.out
     a, b = two.executions(0), two.executions(1)
-    assert a and b and len(a) + len(b) == 4
+    assert len(a) == len(b) == 1
     assert any(s1 < e2 and s2 < e1 for s1, e1 in a for s2, e2 in b), (a, b)
     servers = {meta["server"] for _, meta in _rows(two.ws).values()}
     assert servers == {two.url(0), two.url(1)}
@@ -108,7 +108,7 @@ def test_a_server_killed_mid_batch_loses_no_job_and_the_other_runs_on(two):
     pids = (two.pid(0), two.pid(1))
     assert None not in pids
     proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(two.ws.joblist),
-                             "--force"], cwd=REPO, stdout=subprocess.PIPE,
+                             "--only", "attack"], cwd=REPO, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **two.ws.env()})
     try:
@@ -126,10 +126,10 @@ def test_a_server_killed_mid_batch_loses_no_job_and_the_other_runs_on(two):
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, err + out
-    assert "lost the server" in err and "done 4, skipped 0, failed 0" in out
+    assert "lost the server" in err and "done 2, skipped 0, failed 0" in out
     after = two.clips()
     assert {job: after[job] - before.get(job, 0) for job in after} == {
-        "hero_idle": 1, "hero_attack": 1, "zombie_idle": 1, "zombie_attack": 1}
+        "hero_idle": 0, "hero_attack": 1, "zombie_idle": 0, "zombie_attack": 1}
     assert two.pid(1) == pids[1]  # never stopped
     assert two.pid(0) not in (None, pids[0])  # ours, so restarted
 
@@ -156,7 +156,8 @@ def test_a_job_whose_server_stays_gone_moves_to_the_other(two):
     proxy = CuttableProxy(two.ports[0])  # the first server, reached as someone else's
     gone = f"http://127.0.0.1:{proxy.port}"
     try:
-        two.ws.write(server=None, overrides=SIM, servers=[
+        # another simulate_seconds: ComfyUI would answer the same graph from its cache
+        two.ws.write(server=None, overrides={"@action": {"simulate_seconds": 3.5}}, servers=[
             {"url": gone, "hang_seconds": 4, "attempts": 1}, two.spec(1)])
         proc = subprocess.Popen([sys.executable, "-m", "driver", "batch",
                                  str(two.ws.joblist), "--force", "--only", "attack"],
@@ -164,9 +165,11 @@ def test_a_job_whose_server_stays_gone_moves_to_the_other(two):
                                 text=True, env={**os.environ, **two.ws.env()})
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if requests.get(f"{two.url(0)}/queue", timeout=2).json()["queue_running"]:
+            running = requests.get(f"{two.url(0)}/queue", timeout=2).json()["queue_running"]
+            if running:
                 break
             time.sleep(0.2)
+        assert running, "the first server never ran a job"
         proxy.close()  # refused from now on
         out, err = proc.communicate(timeout=180)
     finally:
