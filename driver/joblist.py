@@ -25,7 +25,7 @@ and file names, so they must be plain names.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -262,17 +262,25 @@ def _line_of(text: str, loc: tuple) -> int | None:
     return locals().get("line")
 
 
+def _flatten(ann: Any) -> list[Any]:
+    """A type annotation and every type inside it (Optional, list, dict arguments)."""
+    return [ann, *(t for a in get_args(ann) for t in _flatten(a))]
+
+
 def _suggest(key: str, parent: tuple) -> str:
     import difflib
 
     model: type[BaseModel] = Joblist
     for part in parent:
+        if isinstance(part, int):
+            continue  # an index into a list (servers.1.port): the entry's model is known
         field = model.model_fields.get(str(part))
         ann = getattr(field, "annotation", None) if field else None
-        if isinstance(ann, type) and issubclass(ann, BaseModel):
-            model = ann
-        else:
+        # list[ServerSpec] | None -> ServerSpec
+        models = [a for a in _flatten(ann) if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not models:
             return ""
+        model = models[0]
     close = difflib.get_close_matches(key, list(model.model_fields), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -134,6 +134,8 @@ def test_servers_list_mistakes_are_named(tmp_path):
         "either server or servers": {"server": {"port": 8302}, "servers": [{"port": 8303}]},
         "gpu is for an embedded server": {"servers": [{"url": "http://10.0.0.7:8188",
                                                        "gpu": 1}]},
+        "servers.1.prot: unknown key (did you mean 'port'?)": {
+            "servers": [{"port": 8305}, {"prot": 8306}]},
     }
     for message, change in cases.items():
         path = _joblist(tmp_path, **change)
