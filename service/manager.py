@@ -18,7 +18,7 @@ from typing import Any
 
 import psutil
 
-from comfy_nodes.core.util import atomic_write, unique_path
+from comfy_nodes.core.util import atomic_write, poll_until, unique_path
 from service import placement
 from service.api import ComfyHTTP, Unreachable, gpu_devices, vram_free
 from service.config import ServiceConfig, check_paths
@@ -329,12 +329,13 @@ def idle(cfg: ServiceConfig, reads: int = 3, interval: float = 1.0) -> Result:
 
 def wait_idle(cfg: ServiceConfig, timeout: float, interval: float = 1.0,
               reads: int = 3) -> Result:
-    deadline = time.monotonic() + timeout
-    while True:
-        res = idle(cfg, reads=reads, interval=interval)
-        if res.code != Exit.BUSY or time.monotonic() >= deadline:
-            return res
-        time.sleep(interval)
+    last: list[Result] = []
+
+    def settled() -> Result | None:
+        last.append(idle(cfg, reads=reads, interval=interval))
+        return last[-1] if last[-1].code != Exit.BUSY else None
+
+    return poll_until(settled, timeout, interval) or last[-1]
 
 
 def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
