@@ -1,143 +1,47 @@
-"""`driver batch`: plan by input version, generate serially, post-process in parallel.
+"""`driver batch`: plan by input version, generate on every server, post-process in parallel.
 
-Generation (the GPU's work) runs on this thread, one prompt in flight; post-processing of
-job N runs on a worker thread while the server generates job N+1, so the GPU never waits
-for our CPU. Every finished job is recorded in SQLite and actions.json is rewritten.
+The parts, in the order a job meets them:
+- driver/plan.py      what to do with each job and why (pure; a `Reason` per job)
+- driver/dispatch.py  jobs to servers: one thread and one prompt in flight per server
+- driver/generate.py  on one server: bind, submit, follow, recover -> a typed `Generated`
+- driver/post.py      post-process, record in the store, rewrite actions.json
+- driver/report.py    progress, job lines, summary, exit codes, `driver status` rows
+This module wires them: check, plan, start the servers, run, summarise.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import logging
-import os
-import sys
-import threading
 import time
-import uuid
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-import requests
-from PIL import Image
-from tqdm import tqdm
-
-from comfy_nodes.core import pipeline
-from comfy_nodes.core.greenscreen import load_portrait, prepare_first_frame
-from comfy_nodes.core.sheet import write_atomic
-from comfy_nodes.core.snap import snap_length
-from comfy_nodes.core.video import Clip, ClipError, decode
-from driver import actions as actions_mod
+from comfy_nodes.core.util import unique_path
+from comfy_nodes.core.video import decode
 from driver import reroll, select
 from driver.check import check, preflight
-from driver.client import ExecutionFailed, Hung, ServerLost, ValidationFailed, output_files
-from driver.joblist import Loaded
-from driver.jobs import Job, build_jobs, clip_ok, outputs_ok, sha256_file, what_changed
-from driver.outputs import new_folder, timestamp
-from driver.process import write_sheet
-from driver.select import Selector
+from driver.client import ServerLost
+from driver.dispatch import Dispatch
+from driver.generate import Generated, Generator
+from driver.joblist import Loaded, ServerSpec
+from driver.jobs import Job, build_jobs, sha256_file
+from driver.ladder import next_rung
+from driver.outputs import timestamp
+from driver.plan import Options, Planned, Reason, plan
+from driver.post import Post
+from driver.report import Progress, Summary, summary_lines
 from driver.server import ServerHandle, ServerUnavailable
-from driver.store import Store
+from driver.store import Status, Store
 from driver.workflow import Workflow
 
+__all__ = ["Batch", "Options", "StopBatch", "Summary", "log_to_file", "next_rung",
+           "summary_lines"]
+
 log = logging.getLogger("driver.batch")
-
-# OOM ladder from the notes: shorter first (it frees most), then a smaller canvas, steps last.
-LADDER_CANVASES = [(512, 320), (448, 256)]
-LADDER_STEPS = [6, 4]
-PREP_NODE = "H3Sprite_GreenScreenPrep"
-
-
-def next_rung(seconds: float, size: tuple[int, int], steps: int | None,
-              has_steps: bool) -> tuple[float, tuple[int, int], int | None, str] | None:
-    """The next rung of the OOM ladder, or None at the bottom: (seconds, canvas, steps, what).
-
-    Shorter first (one 17k+5 length down, to 22 frames at least), then a smaller canvas of
-    the same orientation (512x320, then 448x256), then fewer steps (6, then 4)."""
-    frames = snap_length(seconds)
-    if frames - 17 >= 22:
-        shorter = (frames - 17) / 24
-        return shorter, size, steps, f"{frames - 17} frames ({shorter:.2f} s)"
-    landscape = size[0] >= size[1]
-    for w, h in LADDER_CANVASES:
-        cw, ch = (w, h) if landscape else (h, w)
-        if cw * ch < size[0] * size[1]:
-            return seconds, (cw, ch), steps, f"canvas {cw}x{ch}"
-    for s in LADDER_STEPS:
-        if has_steps and (steps is None or s < steps):
-            return seconds, size, s, f"{s} steps"
-    return None
 
 
 class StopBatch(ValueError):
     """A problem that stops the batch before GPU work (checks, preflight, no server)."""
-
-
-@dataclass
-class Options:
-    only: list[Selector] | None = None  # driver/select.py: char/action, action, char/, @file
-    chars: list[str] | None = None
-    reroll: bool = False  # driver/reroll.py: a new seed for the selected jobs
-    force: bool = False
-    reuse_video: bool = False
-    dry_run: bool = False
-    quiet: bool = False
-
-
-@dataclass
-class Planned:
-    job: Job
-    reason: str
-    generate: bool
-    process: bool
-
-
-@dataclass
-class Summary:
-    done: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)
-    gen_seconds: list[float] = field(default_factory=list)
-    post_seconds: list[float] = field(default_factory=list)
-    wall: float = 0.0
-    restarts: int = 0
-
-    @property
-    def exit_code(self) -> int:
-        return 1 if self.failed else 0
-
-
-def plan(jobs: list[Job], store: Store, opts: Options) -> list[Planned]:
-    out = []
-    for j in jobs:
-        row = store.get(j.key)
-        if opts.force:
-            reason, run = "forced", True
-        elif row is None:
-            reason, run = "new", True
-        elif row.fingerprint == j.fingerprint and row.status == "done" and outputs_ok(j):
-            reason, run = "current", False
-        elif row.fingerprint == j.fingerprint and row.status == "done":
-            reason, run = "outputs missing or damaged", True
-        elif row.fingerprint == j.fingerprint and row.status == "failed":
-            reason, run = f"failed before ({row.error or 'unknown'})", True
-        elif row.fingerprint == j.fingerprint:
-            reason, run = "interrupted before", True
-        else:
-            changed = what_changed(row.meta.get("inputs"), j.inputs)
-            reason, run = f"inputs changed{': ' + changed if changed else ''}", True
-        # A clip made from exactly these generation inputs is reused (pitfall 8), unless forced.
-        reusable = (run and not opts.force and row is not None
-                    and row.gen_fingerprint == j.gen_fingerprint
-                    and clip_ok(j.clip_path, j.frames))
-        generate = run and not reusable
-        if run and opts.reuse_video and generate:
-            reason, run, generate = "no reusable clip (--reuse-video)", False, False
-        elif run and not generate:
-            reason += ", clip reused"
-        out.append(Planned(j, reason, generate, run))
-    return out
 
 
 class Batch:
@@ -145,25 +49,16 @@ class Batch:
         self.loaded = loaded
         self.opts = opts
         self.summary = Summary()
-        self.lock = threading.Lock()
+        self.progress = Progress(opts.quiet)
         self.workflow = Workflow.load(loaded.workflow)  # before anything is created
         self.loaded.out.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.loaded.out / "h3sprite.sqlite")
-        self.server: ServerHandle | None = None
-        self.uploaded: dict[str, str] = {}
-        self.bar: tqdm | None = None
-        self.jobs_since_restart = 0
+        self.post = Post(loaded, self.store, self.summary, self.progress)
+        self.generators: list[Generator] = []
         self.rerolls: list[reroll.Draw] = []  # drawn by --reroll, recorded when not a dry run
 
-    # ---------------------------------------------------------------- output ---
     def say(self, line: str) -> None:
-        log.info(line)
-        if self.opts.quiet:
-            return
-        if self.bar is not None:
-            self.bar.write(line, file=sys.stderr)
-        else:
-            print(line, file=sys.stderr, flush=True)
+        self.progress.say(line)
 
     # ------------------------------------------------------------- planning ---
     def selected_jobs(self) -> list[Job]:
@@ -172,7 +67,7 @@ class Batch:
         # Issue 12: seeds drawn by earlier --reroll runs stay in force (driver/reroll.py).
         joblist_seeds = {f"{c}/{a}": self.loaded.seed(c, a) for c in self.loaded.spec.characters
                          for a in self.loaded.actions_of(c)}
-        seeds = reroll.kept(self.store.path, joblist_seeds)
+        seeds = reroll.kept(self.store, joblist_seeds)
         jobs = build_jobs(self.loaded, wf_sha, models, seeds)
         if self.opts.chars:
             unknown = set(self.opts.chars) - set(self.loaded.spec.characters)
@@ -203,342 +98,93 @@ class Batch:
         drawn = {d.key: d for d in self.rerolls}
         for p in planned:
             if p.job.key in drawn:
-                d = drawn[p.job.key]
-                p.reason = f"re-roll: seed {d.previous} -> {d.seed}"
+                p.reason, p.detail = Reason.REROLL, (f": seed {drawn[p.job.key].previous} -> "
+                                                     f"{drawn[p.job.key].seed}")
         if self.rerolls and not self.opts.dry_run:
-            reroll.record(self.store.path, self.rerolls)  # before any work: resume keeps it
+            reroll.record(self.store, self.rerolls)  # before any work: resume keeps it
         if self.opts.dry_run:
             for p in planned:
                 what = "generate+process" if p.generate else ("process" if p.process else "skip")
-                print(f"{p.job.key:<24} {what:<17} {p.reason}")
+                print(f"{p.job.key:<24} {what:<17} {p.why}")
             return self.summary
         for p in planned:
             if not p.process:
-                self.summary.skipped.append((p.job.key, p.reason))
+                self.summary.skipped.append((p.job.key, p.why))
         todo = [p for p in planned if p.process]
         if not todo:
             self.say(f"nothing to do: {len(planned)} job(s) current")
-            self._write_actions()
+            self.post.write_actions()
             return self.summary
-        if any(p.generate for p in todo):
-            self._start_server(sum(p.generate for p in todo))
+        to_generate = [p for p in todo if p.generate]
+        if to_generate:
+            self._start_servers(len(to_generate))
         start = time.monotonic()  # per-set costs exclude the one-off server start
-        self.bar = tqdm(total=len(todo), unit="job", file=sys.stderr, dynamic_ncols=True,
-                        disable=self.opts.quiet or None)
-        pending: list[Future] = []
+        self.progress.open(len(todo))
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="post")
-        current: Planned | None = None
         try:
             for p in todo:
-                current = p
-                self.store.put(p.job.key, fingerprint=p.job.fingerprint,
-                               gen_fingerprint=p.job.gen_fingerprint, status="running",
-                               meta={"inputs": p.job.inputs})
-                if p.generate:
-                    self._maybe_restart()
-                    clip, gen = self._generate(p.job)
-                    self.jobs_since_restart += 1
-                    if clip is None:
-                        self.bar.update(1)
-                        continue
-                else:
-                    clip, gen = decode(p.job.clip_path), {"reused": True}
-                pending.append(pool.submit(self._post, p.job, clip, gen))
-                current = None
-            for f in pending:
-                f.result()
+                if not p.generate:
+                    self.store.put(p.job.key, fingerprint=p.job.fingerprint,
+                                   gen_fingerprint=p.job.gen_fingerprint, parts=p.job.parts,
+                                   status=Status.RUNNING)
+                    pool.submit(self._post_reused, p)
+            if to_generate:
+                Dispatch(self.generators, self.store, self.post, self.progress, self.summary,
+                         pool).run(to_generate)
         except KeyboardInterrupt:
             self.say("interrupted: finishing the sheet in progress, then stopping")
-            if current is not None:
-                self.store.put(current.job.key, status="pending", error="interrupted")
             raise  # the finally below lets the sheet in progress finish
         finally:
             pool.shutdown(wait=True)
-            if self.bar is not None:
-                self.bar.close()
-                self.bar = None
+            self.progress.close()
         self.summary.wall = time.monotonic() - start
-        self.summary.restarts = self.server.restarts if self.server else 0
+        self.summary.restarts = sum(g.server.restarts for g in self.generators)
         return self.summary
 
-    def _start_server(self, n_generate: int) -> None:
-        self.server = ServerHandle(self.loaded.spec.server)
+    def _post_reused(self, p: Planned) -> None:
+        self.post.process(p.job, decode(p.job.clip_path), Generated("", reused=True))
+
+    # -------------------------------------------------------------- servers ---
+    def _start_servers(self, n_generate: int) -> None:
+        """Reach (or start) every server at once; one that cannot be used is reported and
+        the batch runs on the rest. With none usable, the batch stops before any job."""
+        specs = self.loaded.servers
+        with ThreadPoolExecutor(max_workers=len(specs), thread_name_prefix="start") as ex:
+            futures = {ex.submit(self._start_one, spec, n_generate): spec for spec in specs}
+            results = {futures[f].base_url: f.result() for f in as_completed(futures)}
+        problems = []
+        for spec in specs:  # in the joblist's order
+            gen_or_problem = results[spec.base_url]
+            if isinstance(gen_or_problem, Generator):
+                self.generators.append(gen_or_problem)
+            else:
+                problems.append((spec.base_url, gen_or_problem))
+        if not self.generators:
+            if len(specs) == 1:
+                raise StopBatch(problems[0][1])
+            raise StopBatch("no server can be used:\n" +
+                            "\n".join(f"{url}: {why}" for url, why in problems))
+        for url, why in problems:
+            first = why.splitlines()[0]
+            self.summary.unreachable.append((url, first))
+            self.say(f"server {url} not used: {first}; running on "
+                     f"{len(self.generators)} other server(s)")
+
+    def _start_one(self, spec: ServerSpec, n_generate: int) -> Generator | str:
+        server = ServerHandle(spec)
         try:
-            self.server.ensure()
-        except ServerUnavailable as e:
-            raise StopBatch(str(e)) from None
-        problems = preflight(self.loaded, self.server.client, n_generate)
-        if problems:
-            raise StopBatch("\n".join(problems))
-        self.say(self.server.before_video(self.loaded.spec.server.before_video))
-
-    def _maybe_restart(self) -> None:
-        """Before a generation: restart a long-running server of ours when configured
-        (every N jobs, or when its memory has grown past a threshold)."""
-        if self.server is None or not self.server.managed or not self.jobs_since_restart:
-            return
-        spec = self.loaded.spec.server
-        if spec.restart_every and self.jobs_since_restart >= spec.restart_every:
-            self._restart_between_jobs(f"every {spec.restart_every} jobs, as configured")
-        elif spec.restart_above_rss_gb:
-            rss = self.server.rss_bytes() or 0
-            if rss > spec.restart_above_rss_gb * 2**30:
-                self._restart_between_jobs(f"RSS {rss / 2**30:.1f} GiB above "
-                                           f"{spec.restart_above_rss_gb} GiB")
-
-    def _restart_between_jobs(self, why: str) -> None:
-        self.server.restart(why)
-        self.jobs_since_restart = 0
-
-    # ----------------------------------------------------------- generation ---
-    def _portrait_name(self, j: Job, size: tuple[int, int]) -> str:
-        """Upload what the @portrait node should load, once per content: the portrait
-        itself when the graph prepares the first frame (Green Screen Prep), else the first
-        frame prepared here at the job's canvas, so any graph can be driven."""
-        if PREP_NODE in self.workflow.class_types():
-            path = j.portrait
-        else:
-            rgba = load_portrait(j.portrait)
-            frame, _ = prepare_first_frame(rgba, *size)
-            j.work_dir.mkdir(parents=True, exist_ok=True)
-            path = j.work_dir / f"first_frame_{size[0]}x{size[1]}.png"
-            buf = io.BytesIO()
-            Image.fromarray(frame).save(buf, "PNG")
-            write_atomic(path, buf.getvalue())
-        digest = sha256_file(path)[:10]
-        if digest not in self.uploaded:
-            ext = path.suffix.lower() or ".png"
-            self.uploaded[digest] = self.server.client.upload(path, f"{j.cid}-{digest}{ext}")
-        return self.uploaded[digest]
-
-    def _graph(self, j: Job, seconds: float, size: tuple[int, int], steps: int | None) -> dict:
-        g = self.workflow.bind(portrait=self._portrait_name(j, size), prompt=j.prompt,
-                               seconds=seconds,
-                               size=size, seed=j.seed,
-                               clip_prefix=f"h3sprite/{j.cid}_{j.action}/{j.gen_fingerprint[:8]}",
-                               action=j.action, loop_closure=j.loop_closure)
-        marks = self.workflow.markers()
-        for target, values in self.loaded.spec.overrides.items():
-            for node_id in marks.get(target, [target]):
-                g[node_id]["inputs"].update(values)
-        if steps is not None:
-            for node in g.values():
-                if "steps" in node["inputs"] and isinstance(node["inputs"]["steps"], int):
-                    node["inputs"]["steps"] = steps
-        return g
-
-    def _generate(self, j: Job) -> tuple[Clip | None, dict]:
-        spec = self.loaded.spec.server
-        seconds, size, steps = j.recipe.seconds, j.size, None
-        ladder: list[str] = []
-        attempts, prompt_ids = 0, []
-        clip_node = self.workflow.markers()["@clip"][0]
-        while True:
-            attempts += 1
-            prompt_id = str(uuid.uuid4())
-            prompt_ids.append(prompt_id)
-            frames = snap_length(seconds)
-            try:
-                run = self._run_once(j, prompt_id, self._graph(j, seconds, size, steps))
-                clip = self._fetch_clip(j, run, clip_node, frames)
-                self.summary.gen_seconds.append(run.seconds)
-                return clip, {"seconds": round(run.seconds, 2), "attempts": attempts,
-                              "prompt_ids": prompt_ids, "steps": len(run.steps),
-                              "ladder": ladder, "clip_seconds": seconds, "canvas": list(size)}
-            except ValidationFailed as e:
-                return self._fail(j, f"ComfyUI refused the workflow: {e}", attempts, prompt_ids)
-            except ExecutionFailed as e:
-                if not e.out_of_memory:
-                    return self._fail(j, f"ComfyUI: {e}", attempts, prompt_ids)
-                rung = self._next_rung(seconds, size, steps)
-                if rung is None:
-                    return self._fail(j, f"out of memory at the smallest settings: {e}",
-                                      attempts, prompt_ids)
-                seconds, size, steps, text = rung
-                ladder.append(text)
-                self.say(f"{j.key}: out of memory; retrying with {text}")
-                attempts -= 1  # the ladder is not a crash: it has its own end
-            except requests.HTTPError as e:
-                return self._fail(j, f"ComfyUI answered {e}", attempts, prompt_ids)
-            except (ServerLost, Hung) as e:
-                try:
-                    adopted = self._recover(j, e, prompt_id)
-                    if adopted is not None:  # the server ran it: adopt it, send nothing again
-                        clip = self._fetch_clip(j, adopted, clip_node, frames)
-                        return clip, {"attempts": attempts, "prompt_ids": prompt_ids,
-                                      "ladder": ladder, "adopted": True}
-                except ServerUnavailable as e2:
-                    return self._fail(j, str(e2), attempts, prompt_ids)
-                except (ServerLost, ClipError, requests.HTTPError):
-                    pass  # counts as this try; the loop decides whether to go on
-                if attempts >= spec.attempts:
-                    return self._fail(j, f"gave up after {attempts} tries: {e}", attempts,
-                                      prompt_ids)
-            except ClipError as e:
-                if attempts >= spec.attempts:
-                    return self._fail(j, f"bad clip after {attempts} tries: {e}", attempts,
-                                      prompt_ids)
-                self.say(f"{j.key}: {e}; trying again")
-
-    def _fetch_clip(self, j: Job, run, clip_node: str, frames: int) -> Clip:
-        """Download the @clip node's file atomically and check its frame count."""
-        files = output_files(run.outputs, clip_node)
-        if not files:
-            raise ExecutionFailed(f"node {clip_node} (@clip) wrote no file")
-        self._keep_old_clip(j)
-        self.server.client.download(files[0], j.clip_path)
-        clip = decode(j.clip_path)
-        if len(clip.frames) != frames:
-            raise ClipError(f"clip has {len(clip.frames)} frames, expected {frames}")
-        return clip
-
-    def _recover(self, j: Job, e: Exception, prompt_id: str):
-        """After a hang or a lost server: bring the server back; return the prompt's run if
-        the server still has it (then it must not be sent again), else None."""
-        if isinstance(e, Hung):
-            log.warning("%s hung; thread dump:\n%s", j.key, self.server.stacks())
-            self.say(f"{j.key}: no progress for {self.loaded.spec.server.hang_seconds:.0f} s; "
-                     "thread dump in the log; restarting")
-            self.server.restart("hang")
-            return None
-        self.say(f"{j.key}: lost the server ({e}); recovering")
-        self.server.recover(str(e))
-        return self._await_known(prompt_id)
-
-    def _run_once(self, j: Job, prompt_id: str, graph: dict):
-        def on_event(kind: str, data: dict) -> None:
-            if kind == "progress" and self.bar is not None:
-                self.bar.set_postfix_str(f"{j.key} step {data.get('value')}/{data.get('max')}",
-                                         refresh=False)
-
-        try:
-            return self.server.client.run(graph, prompt_id,
-                                          idle_timeout=self.loaded.spec.server.hang_seconds,
-                                          on_event=on_event)
-        except KeyboardInterrupt:
-            self._interrupt(prompt_id)
-            raise
-
-    def _interrupt(self, prompt_id: str) -> None:
-        """Stop our prompt on the server too (only ours: /interrupt with its id)."""
-        # The server may be gone; then nothing of ours is left running there.
-        with contextlib.suppress(Exception):
-            self.server.client.http.request("POST", "/interrupt",
-                                            json={"prompt_id": prompt_id}, timeout=5)
-
-    def _await_known(self, prompt_id: str):
-        """If the server still has the prompt, wait for it and return its run."""
-        from driver.client import Run
-
-        client = self.server.client
-        try:
-            if not client.knows(prompt_id):
-                return None
-            deadline = time.monotonic() + self.loaded.spec.server.hang_seconds
-            while time.monotonic() < deadline:
-                hist = client.history(prompt_id)
-                if hist.get("status", {}).get("completed"):
-                    if hist["status"].get("status_str") != "success":
-                        return None
-                    run = Run(prompt_id, outputs=hist.get("outputs", {}))
-                    return run
-                time.sleep(0.5)
-        except ServerLost:
-            return None
-        return None
-
-    def _next_rung(self, seconds, size, steps):
-        has_steps = any("steps" in n["inputs"] for n in self.workflow.graph.values())
-        return next_rung(seconds, size, steps, has_steps)
-
-    def _keep_old_clip(self, j: Job) -> None:
-        """A clip being replaced moves into a new timestamped folder beside it."""
-        if j.clip_path.exists():
-            folder = new_folder(j.work_dir, "superseded")
-            os.replace(j.clip_path, folder / j.clip_path.name)
-
-    def _fail(self, j: Job, reason: str, attempts: int, prompt_ids: list[str]):
-        self.store.put(j.key, status="failed", error=reason, attempts=attempts,
-                       meta={"prompt_ids": prompt_ids, "inputs": j.inputs})
-        with self.lock:
-            self.summary.failed.append((j.key, reason))
-        self.say(f"FAILED {j.key}: {reason}")
-        return None, {}
-
-    # ------------------------------------------------------- post-processing ---
-    def _post(self, j: Job, clip: Clip, gen: dict) -> None:
-        t = time.monotonic()
-        try:
-            res = pipeline.process_clip(clip, j.action, j.recipe, character=j.cid,
-                                        cell_height=self.loaded.spec.cell_height,
-                                        max_width=self.loaded.spec.max_width)
-            with self.lock:
-                written = write_sheet(res, j.out_dir, j.action, self.loaded.out, j.formats,
-                                      j.image_format)
-                post_s = time.monotonic() - t
-                self.summary.post_seconds.append(post_s)
-                self.summary.done.append(j.key)
-                self.store.put(j.key, status="done", error=None,
-                               attempts=gen.get("attempts", 0),
-                               timings={"generation": gen.get("seconds"), "post": post_s},
-                               outputs={"webp": str(j.webp), "json": str(j.json),
-                                        "clip": str(j.clip_path),
-                                        "files": {f.value: str(p)
-                                                  for f, p in written.files.items()}},
-                               meta={**{k: v for k, v in gen.items() if k != "seconds"},
-                                     "inputs": j.inputs})
-                self._write_actions()
-            grade = res.loop_grade or "one-shot"
-            flags = " ".join(res.qc) or "-"
-            gen_s = (f"{gen['seconds']:.1f} s" if "seconds" in gen else
-                     "adopted after reconnecting" if gen.get("adopted") else "reused")
-            retries = max(0, gen.get("attempts", 1) - 1)
-            ladder = f", OOM ladder: {'; '.join(gen['ladder'])}" if gen.get("ladder") else ""
-            self.say(f"done {j.key}: generation {gen_s}, post {post_s:.2f} s, {grade}, "
-                     f"QC {flags}, retries {retries}{ladder}")
-        except Exception as e:  # a post-processing fault fails this job, not the batch
-            log.exception("post-processing %s", j.key)
-            self._fail(j, f"post-processing: {e}", gen.get("attempts", 0),
-                       gen.get("prompt_ids", []))
-        finally:
-            if self.bar is not None:
-                self.bar.update(1)
-
-    def _write_actions(self) -> None:
-        """From every finished job of this joblist's roster (not only the selected ones;
-        characters removed from the joblist drop out)."""
-        roster = {f"{c}/{a}" for c in self.loaded.spec.characters
-                  for a in self.loaded.actions_of(c)}
-        done = []
-        for row in self.store.all():
-            if row.key in roster and row.status == "done" and row.outputs.get("json"):
-                cid, action = row.key.split("/", 1)
-                done.append((cid, action, Path(row.outputs["json"])))
-        actions_mod.write(self.loaded.out, done)
-
-
-def summary_lines(s: Summary) -> list[str]:
-    lines = [f"done {len(s.done)}, skipped {len(s.skipped)}, failed {len(s.failed)}"
-             f"{f', server restarts {s.restarts}' if s.restarts else ''}"]
-    for key, why in s.failed:
-        lines.append(f"  failed {key}: {why}")
-    reasons: dict[str, int] = {}
-    for _, why in s.skipped:
-        reasons[why] = reasons.get(why, 0) + 1
-    for why, n in reasons.items():
-        lines.append(f"  skipped {n}: {why}")
-    if s.done and s.wall:
-        per_set = s.wall / len(s.done)
-        gen = sum(s.gen_seconds) / len(s.gen_seconds) if s.gen_seconds else 0.0
-        lines.append(f"full chain {per_set:.1f} s per set against {gen:.1f} s of generation "
-                     f"per set (wall {s.wall:.1f} s)")
-    return lines
+            server.ensure()
+            problems = preflight(self.loaded, server.client, n_generate)
+            if problems:
+                return "\n".join(problems)
+            self.say(server.before_video(spec.before_video))
+        except (ServerUnavailable, ServerLost) as e:
+            return str(e)
+        return Generator(server, self.workflow, self.loaded.spec.overrides, self.say)
 
 
 def log_to_file(out: Path) -> Path:
-    folder = out / "_logs"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"batch-{timestamp()}-{os.getpid()}.log"
+    path = unique_path(out / "_logs", f"batch-{timestamp()}", ".log")
     handler = logging.FileHandler(path, encoding="utf-8")  # flushed on every record
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()

@@ -90,7 +90,7 @@ def preflight(job: Loaded, client, n_jobs: int) -> list[str]:
     """Against the live server: node classes, model files, free disk."""
     problems: list[str] = []
     wf = Workflow.load(job.workflow).with_overrides(job.spec.overrides)
-    info = client.object_info()
+    info = client.node_info(wf.class_types())
     missing = sorted(wf.class_types() - set(info))
     version = client.comfyui_version() if missing else ""
     for cls in missing:

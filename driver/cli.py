@@ -7,11 +7,11 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.video import ClipError
 from driver.outputs import safe_name
+from driver.report import Exit
 
 
 class UsageError(ValueError):
@@ -109,7 +109,7 @@ def cmd_process(args: argparse.Namespace) -> int:
             print(f"  {fmt.value}: {path}")
         if written.backup:
             print(f"previous sheet moved to {written.backup}")
-    return 0
+    return Exit.OK
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -120,13 +120,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     for p in problems:
         print(f"driver check: {p}", file=sys.stderr)
     if problems:
-        return 1
+        return Exit.FAILED
     print(f"{args.joblist}: ok")
-    return 0
+    return Exit.OK
 
 
 def cmd_status(args: argparse.Namespace) -> int:
     from driver.joblist import load
+    from driver.report import any_failed, status_line, status_rows
     from driver.store import Store
 
     loaded = load(args.joblist)
@@ -134,30 +135,16 @@ def cmd_status(args: argparse.Namespace) -> int:
     if not db.exists():
         print(f"driver status: no batch has run for {args.joblist} yet ({db} is missing)",
               file=sys.stderr)
-        return 1
+        return Exit.FAILED
     store = Store(db)
-    rows: list[dict[str, Any]] = []
-    for cid in loaded.spec.characters:
-        for action in loaded.actions_of(cid):
-            row = store.get(f"{cid}/{action}")
-            entry: dict[str, Any] = {
-                "job": f"{cid}/{action}", "status": row.status if row else "never run",
-                "attempts": row.attempts if row else 0, "error": row.error if row else None}
-            sheet = Path(row.outputs["json"]) if row and row.outputs.get("json") else None
-            if sheet is not None and sheet.is_file():
-                anim = json.loads(sheet.read_text())["meta"]["animation"]
-                entry.update(grade=anim["loop_grade"] or "one-shot", qc=anim["qc"])
-            rows.append(entry)
+    rows = status_rows(loaded, store)
     store.close()
     if args.json:
         print(json.dumps(rows))
     else:
         for r in rows:
-            extra = f" {r.get('grade', '')} QC {' '.join(r.get('qc', [])) or '-'}" \
-                if "grade" in r else ""
-            err = f"  ({r['error']})" if r["error"] else ""
-            print(f"{r['job']:<24} {r['status']:<10} tries {r['attempts']}{extra}{err}")
-    return 1 if any(r["status"] == "failed" for r in rows) else 0
+            print(status_line(r))
+    return Exit.FAILED if any_failed(rows) else Exit.OK
 
 
 def cmd_review(args: argparse.Namespace) -> int:
@@ -169,10 +156,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     if not db.exists():
         print(f"driver review: no batch has run for {args.joblist} yet ({db} is missing)",
               file=sys.stderr)
-        return 1
+        return Exit.FAILED
     path, n = write(loaded, str(args.joblist), args.out)
     print(f"wrote {path} ({n} jobs); open it in a browser: {path.resolve().as_uri()}")
-    return 0
+    return Exit.OK
 
 
 def _csv(text: str | None) -> list[str] | None:
@@ -198,7 +185,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         log_path = log_to_file(loaded.out)
     summary = batch.run()
     if args.dry_run:
-        return 0
+        return Exit.OK
     for line in summary_lines(summary):
         print(line)
     print(f"actions: {loaded.out / 'actions.json'}; log: {log_path}")
@@ -210,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as e:
-        return 2 if e.code else 0
+        return Exit.USAGE if e.code else Exit.OK
     try:
         if args.verb == "process":
             return cmd_process(args)
@@ -225,18 +212,18 @@ def main(argv: list[str] | None = None) -> int:
     except (ClipError, RecipeError, UsageError, ValueError) as e:
         for line in str(e).splitlines():
             print(f"driver {args.verb}: {line}", file=sys.stderr)
-        return 1
+        return Exit.FAILED
     except OSError as e:
         print(f"driver {args.verb}: {e.strerror}: {e.filename}", file=sys.stderr)
-        return 1
+        return Exit.FAILED
     except KeyboardInterrupt:
         print(f"driver {args.verb}: interrupted; state is saved, run again to resume",
               file=sys.stderr)
-        return 130
+        return Exit.INTERRUPTED
     except Exception as e:  # a bug of ours: one line here, the traceback when asked for
         if os.environ.get("H3SPRITE_DEBUG"):
             raise
         print(f"driver {args.verb}: internal error {type(e).__name__}: {e} (set "
               "H3SPRITE_DEBUG=1 for the traceback, and please report it)", file=sys.stderr)
-        return 70
+        return Exit.INTERNAL
     raise AssertionError(args.verb)

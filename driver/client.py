@@ -3,16 +3,19 @@ confirm with /history, download. Errors are typed so the batch can decide what t
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
+import requests
 import websocket
 
+from comfy_nodes.core.util import atomic_write, poll_until
 from service.api import ComfyHTTP, Unreachable
 
 
@@ -82,6 +85,9 @@ class ComfyClient:
         except Unreachable as e:
             raise ServerLost(str(e)) from e
 
+    def system_stats(self) -> dict:
+        return self._get("/system_stats")
+
     def object_info(self) -> dict:
         return self._get("/object_info")
 
@@ -89,6 +95,19 @@ class ComfyClient:
         """The server's ComfyUI version, from /system_stats ("unknown" when not said)."""
         stats = self._get("/system_stats")
         return str(stats.get("system", {}).get("comfyui_version") or "unknown")
+
+    def node_info(self, classes: set[str]) -> dict:
+        """/object_info of just these node classes (absent: the server lacks it), asked one
+        by one: the whole /object_info is hundreds of kB and takes the server a few tenths
+        of a second to build."""
+        info: dict = {}
+        for c in classes:
+            info.update(self._get(f"/object_info/{quote(c, safe='')}"))
+        return info
+
+    def missing_nodes(self, classes: set[str]) -> set[str]:
+        """The node classes the server lacks."""
+        return classes - set(self.node_info(classes))
 
     def models(self, folder: str) -> list[str] | None:
         try:
@@ -109,6 +128,44 @@ class ComfyClient:
         items = q.get("queue_running", []) + q.get("queue_pending", [])
         return any(len(i) > 1 and i[1] == prompt_id for i in items) or bool(
             self.history(prompt_id))
+
+    def reachable(self, timeout: float = 3.0) -> bool:
+        """Does the server answer /system_stats now?"""
+        try:
+            self.http.system_stats(timeout=timeout)
+            return True
+        except (Unreachable, requests.RequestException, ValueError):
+            return False
+
+    def free(self) -> None:
+        """Ask the server to unload its models and free memory (POST /free)."""
+        try:
+            self.http.free()
+        except Unreachable as e:
+            raise ServerLost(str(e)) from e
+
+    def interrupt(self, prompt_id: str) -> None:
+        """Stop this prompt, only it, wherever it is: dropped from the queue when waiting
+        (POST /queue delete), interrupted when running (/interrupt with its id). A server
+        that is gone has nothing of ours left running, so failing to reach it is fine."""
+        with contextlib.suppress(Unreachable):
+            self.http.request("POST", "/queue", json={"delete": [prompt_id]}, timeout=5)
+            self.http.request("POST", "/interrupt", json={"prompt_id": prompt_id}, timeout=5)
+
+    def wait_history(self, prompt_id: str, timeout: float, interval: float = 0.5) -> Run | None:
+        """If the server knows the prompt (queued, running, finished), wait for it to end
+        and return its run when it succeeded; None when unknown, failed or still running
+        after `timeout` (a prompt the server knows must never be sent again)."""
+        if not self.knows(prompt_id):
+            return None
+        hist = poll_until(lambda: self._completed(prompt_id), timeout, interval)
+        if not hist or hist["status"].get("status_str") != "success":
+            return None
+        return Run(prompt_id, outputs=hist.get("outputs", {}))
+
+    def _completed(self, prompt_id: str) -> dict | None:
+        hist = self.history(prompt_id)
+        return hist if hist.get("status", {}).get("completed") else None
 
     def upload(self, path: Path, name: str, subfolder: str = "h3sprite") -> str:
         """Upload an input image; returns the name to use in the graph."""
@@ -134,13 +191,7 @@ class ComfyClient:
             raise ServerLost(str(e)) from e
         resp.raise_for_status()
         dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.part")
-        with open(tmp, "wb") as f:
-            for chunk in resp.iter_content(1 << 20):
-                f.write(chunk)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, dest)
+        atomic_write(dest, resp.iter_content(1 << 20))
         return dest
 
     # -- one prompt --------------------------------------------------------------
@@ -214,11 +265,7 @@ class ComfyClient:
             ws.close()
         run.finished = time.time()
         # execution_success is sent before the worker files the prompt in /history: poll.
-        deadline = time.monotonic() + 30
-        hist = self.history(prompt_id)
-        while not hist.get("status", {}).get("completed") and time.monotonic() < deadline:
-            time.sleep(0.05)
-            hist = self.history(prompt_id)
+        hist = poll_until(lambda: self._completed(prompt_id), 30, 0.05) or {}
         status = hist.get("status", {})
         if status.get("status_str") != "success":
             raise ExecutionFailed(f"prompt {prompt_id} did not succeed per /history: "

@@ -3,6 +3,8 @@
     server:                      # "embedded" (started by the service manager) or a URL
       url: embedded
       port: 8199
+    # or several, one per GPU or machine; each entry is what server: is
+    # servers: [{port: 8188, gpu: 0}, {port: 8189, gpu: 1}, {url: "http://10.0.0.7:8188"}]
     workflow: api_workflows/preview.json
     size: {megapixels: 0.2, aspect: "1:1"}     # or canvas: [448, 448]
     seed: {policy: fixed, base: 1234}          # fixed | per_job
@@ -27,7 +29,7 @@ and file names, so they must be plain names.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -70,6 +72,8 @@ class ServerSpec(Strict):
     hang_seconds: float = Field(600.0, gt=0)
     attempts: int = Field(3, ge=1, le=10)
     comfy_args: list[str] = Field(default_factory=list)
+    gpu: int | None = Field(None, ge=0, description="embedded: the GPU it sees "
+                                                    "(CUDA_VISIBLE_DEVICES)")
 
     @property
     def embedded(self) -> bool:
@@ -116,6 +120,7 @@ class CharacterSpec(Strict):
 
 class Joblist(Strict):
     server: ServerSpec = Field(default_factory=lambda: ServerSpec())
+    servers: list[ServerSpec] | None = Field(None, min_length=1, max_length=64)
     workflow: Path
     size: SizeSpec = Field(default_factory=lambda: SizeSpec())
     seed: SeedSpec = Field(default_factory=lambda: SeedSpec())
@@ -175,10 +180,30 @@ class Loaded:
         self.work = self._abs(spec.work)
         self.wording = self._wording()
         self.size = spec.size.resolve()
+        self.servers = self._servers()
         try:
             self.base_recipes = merge(DEFAULT_RECIPES, spec.recipes, f"{path}: recipes")
         except RecipeError as e:
             raise JoblistError(str(e)) from None
+
+    def _servers(self) -> list[ServerSpec]:
+        """`servers:` (one ComfyUI per GPU or machine), or the one `server:`."""
+        if self.spec.servers is None:
+            return [self.spec.server]
+        if "server" in self.spec.model_fields_set:
+            raise JoblistError(f"{self.path}: give either server or servers, not both")
+        seen: dict[str, int] = {}
+        for i, srv in enumerate(self.spec.servers):
+            if srv.gpu is not None and not srv.embedded:
+                raise JoblistError(f"{self.path}: servers.{i}: gpu is for an embedded server; "
+                                   f"start the one at {srv.url} with comfy_service start "
+                                   "--gpu N there")
+            if srv.base_url in seen:
+                raise JoblistError(f"{self.path}: servers.{i} is {srv.base_url} again (as "
+                                   f"servers.{seen[srv.base_url]}): give each its own port "
+                                   "or url")
+            seen[srv.base_url] = i
+        return list(self.spec.servers)
 
     def _abs(self, p: Path) -> Path:
         return p if p.is_absolute() else (self.root / p)
@@ -274,17 +299,25 @@ def _line_of(text: str, loc: tuple) -> int | None:
     return locals().get("line")
 
 
+def _flatten(ann: Any) -> list[Any]:
+    """A type annotation and every type inside it (Optional, list, dict arguments)."""
+    return [ann, *(t for a in get_args(ann) for t in _flatten(a))]
+
+
 def _suggest(key: str, parent: tuple) -> str:
     import difflib
 
     model: type[BaseModel] = Joblist
     for part in parent:
+        if isinstance(part, int):
+            continue  # an index into a list (servers.1.port): the entry's model is known
         field = model.model_fields.get(str(part))
         ann = getattr(field, "annotation", None) if field else None
-        if isinstance(ann, type) and issubclass(ann, BaseModel):
-            model = ann
-        else:
+        # list[ServerSpec] | None -> ServerSpec
+        models = [a for a in _flatten(ann) if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not models:
             return ""
+        model = models[0]
     close = difflib.get_close_matches(key, list(model.model_fields), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -52,7 +52,7 @@ class Job:
     loop_closure: bool = False
     gen_fingerprint: str = ""
     fingerprint: str = ""
-    inputs: dict = field(default_factory=dict)  # readable summary, to say what changed
+    parts: dict[str, str] = field(default_factory=dict)  # input -> value or digest (PARTS)
     formats: tuple[Format, ...] = DEFAULT_FORMATS  # issue 12: the files written per sheet
     image_format: ImageFormat = ImageFormat.WEBP
 
@@ -111,28 +111,30 @@ def build_jobs(job: Loaded, workflow_sha: str, models: list[str],
                 # current.
                 post["files"] = [[f.value for f in formats], image_format.value]
             j.fingerprint = _digest({"gen": j.gen_fingerprint, **post})
-            j.inputs = {**{k: v for k, v in gen.items() if k != "size"},
-                        "canvas": f"{j.size[0]}x{j.size[1]}",
-                        "loop_closure": j.loop_closure, **post}
+            j.parts = fingerprint_parts(gen, post)
             out.append(j)
     return out
 
 
-def what_changed(old: dict | None, new: dict) -> str:
-    """What differs between a job's recorded inputs and today's, in words ("canvas
-    1312x736 -> 1344x768"); empty when nothing was recorded (a store from before)."""
-    if not old:
-        return ""
-    parts = []
-    for key in sorted(set(old) | set(new)):
-        a, b = old.get(key), new.get(key)
-        if a == b:
-            continue
-        if key in ("canvas", "frames", "seed", "loop_closure"):
-            parts.append(f"{key} {a} -> {b}")
-        else:
-            parts.append(key)
-    return ", ".join(parts)
+# The inputs a plan names when a job's fingerprint changed, and what each is made of.
+PARTS = {
+    "portrait": ("portrait",), "wording": ("prompt",), "workflow": ("workflow", "overrides"),
+    "models": ("models",), "seed": ("seed",), "canvas": ("size",), "length": ("frames",),
+    "loop_closure": ("loop_closure",), "recipe": ("recipe",),
+    "post-processing": ("post", "cell_height", "max_width"), "formats": ("files",),
+}
+# Parts stored as their value, not a digest, so a plan can say "canvas 448x448 -> 608x352".
+READABLE = ("seed", "canvas", "length", "loop_closure")
+
+
+def fingerprint_parts(gen: dict, post: dict) -> dict[str, str]:
+    """Per input of PARTS: its value when short and readable (READABLE), else a digest."""
+    both = {**gen, **post}
+    parts = {name: _digest([both.get(k) for k in keys])[:16] for name, keys in PARTS.items()}
+    parts.update(seed=str(both["seed"]), canvas="x".join(str(n) for n in both["size"]),
+                 length=f"{both['frames']} frames",
+                 loop_closure=str(bool(both.get("loop_closure", False))))
+    return parts
 
 
 def clip_ok(path: Path, frames: int) -> bool:

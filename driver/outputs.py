@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from comfy_nodes.core.names import safe_name
+from comfy_nodes.core.util import unique_path
 
 __all__ = ["OLD_DIR", "back_up", "new_folder", "safe_name", "timestamp"]
 
@@ -20,15 +21,7 @@ def timestamp() -> str:
 
 def new_folder(parent: Path, prefix: str) -> Path:
     """A new, empty, timestamped folder (scratch space is created, never cleared)."""
-    base = parent / f"{prefix}-{timestamp()}"
-    path, n = base, 1
-    while True:
-        try:
-            path.mkdir(parents=True)
-            return path
-        except FileExistsError:
-            path = base.with_name(f"{base.name}-{n}")
-            n += 1
+    return unique_path(parent, f"{prefix}-{timestamp()}", directory=True)
 
 
 def back_up(paths: list[Path], out_root: Path) -> Path | None:

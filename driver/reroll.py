@@ -10,10 +10,10 @@ is recorded too: change the job's seed in the joblist and the re-rolled one is d
 from __future__ import annotations
 
 import secrets
-import sqlite3
 import time
 from dataclasses import dataclass
-from pathlib import Path
+
+from driver.store import Store
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS seeds (
@@ -43,34 +43,22 @@ def draw(previous: int) -> int:
             return seed
 
 
-def _connect(db: Path) -> sqlite3.Connection:
-    con = sqlite3.connect(str(db), timeout=30)
-    con.executescript(SCHEMA)
-    return con
-
-
-def kept(db: Path, joblist_seeds: dict[str, int]) -> dict[str, int]:
+def kept(store: Store, joblist_seeds: dict[str, int]) -> dict[str, int]:
     """Seeds of earlier re-rolls still in force: the job is in the joblist and the
     joblist's seed for it has not changed since."""
-    if not db.exists():
-        return {}
-    con = sqlite3.connect(str(db), timeout=30)  # only reads: a dry run leaves no trace
-    try:
-        if not con.execute("SELECT 1 FROM sqlite_master WHERE name='seeds'").fetchone():
+    with store.lock:  # only reads: a dry run leaves no trace
+        if not store.db.execute("SELECT 1 FROM sqlite_master WHERE name='seeds'").fetchone():
             return {}
-        rows = con.execute("SELECT key, seed, joblist_seed FROM seeds").fetchall()
-    finally:
-        con.close()
+        rows = store.db.execute("SELECT key, seed, joblist_seed FROM seeds").fetchall()
     return {k: s for k, s, js in rows if joblist_seeds.get(k) == js}
 
 
-def record(db: Path, draws: list[Draw]) -> None:
-    con = _connect(db)
-    try:
-        with con:
-            con.executemany("INSERT OR REPLACE INTO seeds (key, seed, joblist_seed, previous, "
-                            "drawn) VALUES (?,?,?,?,?)",
-                            [(d.key, d.seed, d.joblist_seed, d.previous, time.time())
-                             for d in draws])
-    finally:
-        con.close()
+def record(store: Store, draws: list[Draw]) -> None:
+    """Through the store's connection and lock, in one transaction: the table is made by
+    the first re-roll (driver/store.py's migrations leave it as it is)."""
+    with store.transaction() as db:
+        db.execute(SCHEMA)
+        db.executemany("INSERT OR REPLACE INTO seeds (key, seed, joblist_seed, previous, "
+                       "drawn) VALUES (?,?,?,?,?)",
+                       [(d.key, d.seed, d.joblist_seed, d.previous, time.time())
+                        for d in draws])

@@ -98,7 +98,7 @@ def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
     store = Store(db)
     keys = [(c, a) for c in loaded.spec.characters for a in loaded.actions_of(c)]
     joblist_seeds = {f"{c}/{a}": loaded.seed(c, a) for c, a in keys}
-    seeds = {**joblist_seeds, **reroll.kept(db, joblist_seeds)}
+    seeds = {**joblist_seeds, **reroll.kept(store, joblist_seeds)}
     portraits: dict[str, str | None] = {}
     out = []
     try:

@@ -1,16 +1,31 @@
 """The batch's memory: one SQLite file beside the outputs (stdlib sqlite3, WAL).
 
-One row per job (character x action): what went in (fingerprints), what came out, how it
-went. A job is current only when its fingerprint matches and its outputs exist and verify.
+One row per job (character x action): what went in (fingerprints and their parts), what
+came out, how it went. A job is current only when its fingerprint matches and its outputs
+exist and verify.
+
+Thread-safe: generation threads (one per server) and the post-processing thread share one
+Store. One connection, one lock: every read-modify-write of a row runs inside one
+transaction under the lock, so two threads never interleave their updates of a row.
+The schema carries its version in `PRAGMA user_version`; older files are migrated on open.
+The same file holds `--reroll`'s `seeds` table (driver/reroll.py), made by the first
+re-roll through this connection and lock; the migrations leave it as it is.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
+from typing import Any
+
+VERSION = 1
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -22,64 +37,126 @@ CREATE TABLE IF NOT EXISTS jobs (
     error TEXT,
     timings TEXT,                   -- JSON
     outputs TEXT,                   -- JSON
-    meta TEXT,                      -- JSON: OOM ladder, prompt ids, retries
-    updated REAL
+    meta TEXT,                      -- JSON: OOM ladder, prompt ids, retries, server
+    updated REAL,
+    parts TEXT                      -- JSON: {input: digest}, so a plan can say what changed
 );
 """
+
+# version -> statements that bring a file of the version before it up to it
+MIGRATIONS: dict[int, list[str]] = {
+    1: ["ALTER TABLE jobs ADD COLUMN parts TEXT"],  # v0 (no user_version) had no parts
+}
+
+COLUMNS = ("key", "fingerprint", "gen_fingerprint", "status", "attempts", "error", "timings",
+           "outputs", "meta", "parts")
+
+
+class Status(str, Enum):
+    DONE = "done"
+    FAILED = "failed"
+    RUNNING = "running"
+    PENDING = "pending"
 
 
 @dataclass
 class JobRow:
     key: str
-    fingerprint: str | None
-    gen_fingerprint: str | None
-    status: str
-    attempts: int
-    error: str | None
-    timings: dict
-    outputs: dict
-    meta: dict
+    fingerprint: str | None = None
+    gen_fingerprint: str | None = None
+    status: str = Status.PENDING.value
+    attempts: int = 0
+    error: str | None = None
+    timings: dict[str, Any] = field(default_factory=dict)
+    outputs: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    parts: dict[str, str] = field(default_factory=dict)
+
+
+def _row(values: tuple) -> JobRow:
+    key, fp, gfp, status, attempts, error, timings, outputs, meta, parts = values
+    return JobRow(key, fp, gfp, status, attempts, error, json.loads(timings or "{}"),
+                  json.loads(outputs or "{}"), json.loads(meta or "{}"),
+                  json.loads(parts or "{}"))
+
+
+class StoreError(ValueError):
+    """The state file is from a newer h3sprite, or not ours."""
 
 
 class Store:
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+        self.lock = threading.RLock()
+        # check_same_thread=False is safe here only because every use holds self.lock.
+        self.db = sqlite3.connect(str(path), timeout=30, check_same_thread=False,
+                                  isolation_level=None)  # transactions are explicit
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # a finished job survives a power cut
-        self.db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self.transaction():
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version > VERSION:
+                raise StoreError(f"{self.path} was written by a newer h3sprite (schema "
+                                 f"{version}, this one reads {VERSION}): update h3sprite")
+            has_table = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
+                                        "AND name='jobs'").fetchone()
+            if not has_table:
+                self.db.execute(SCHEMA)
+            else:
+                for v in range(version + 1, VERSION + 1):
+                    for stmt in MIGRATIONS[v]:
+                        self.db.execute(stmt)
+            self.db.execute(f"PRAGMA user_version={VERSION}")
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One writer at a time; everything inside commits together or not at all."""
+        with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+
+    def _get(self, key: str) -> JobRow | None:
+        row = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM jobs WHERE key=?",
+                              (key,)).fetchone()
+        return _row(row) if row else None
 
     def get(self, key: str) -> JobRow | None:
-        row = self.db.execute("SELECT key, fingerprint, gen_fingerprint, status, attempts, "
-                              "error, timings, outputs, meta FROM jobs WHERE key=?",
-                              (key,)).fetchone()
-        if row is None:
-            return None
-        return JobRow(row[0], row[1], row[2], row[3], row[4], row[5],
-                      json.loads(row[6] or "{}"), json.loads(row[7] or "{}"),
-                      json.loads(row[8] or "{}"))
+        with self.lock:
+            return self._get(key)
 
-    def put(self, key: str, **fields) -> None:
-        current = self.get(key)
-        data = {
-            "fingerprint": None, "gen_fingerprint": None, "status": "pending", "attempts": 0,
-            "error": None, "timings": {}, "outputs": {}, "meta": {},
-        }
-        if current:
-            data.update({k: getattr(current, k) for k in data})
-        data.update(fields)
-        with self.db:
+    def put(self, key: str, **fields: Any) -> JobRow:
+        """Update the named fields of a job's row (created when missing), atomically."""
+        unknown = set(fields) - set(COLUMNS[1:])
+        if unknown:
+            raise TypeError(f"unknown store fields {sorted(unknown)}")
+        if isinstance(fields.get("status"), Status):
+            fields["status"] = fields["status"].value
+        with self.transaction():
+            row = self._get(key) or JobRow(key)
+            for k, v in fields.items():
+                setattr(row, k, v)
             self.db.execute(
-                "INSERT OR REPLACE INTO jobs (key, fingerprint, gen_fingerprint, status, "
-                "attempts, error, timings, outputs, meta, updated) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (key, data["fingerprint"], data["gen_fingerprint"], data["status"],
-                 data["attempts"], data["error"], json.dumps(data["timings"]),
-                 json.dumps(data["outputs"]), json.dumps(data["meta"]), time.time()))
+                f"INSERT OR REPLACE INTO jobs ({', '.join(COLUMNS)}, updated) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (key, row.fingerprint, row.gen_fingerprint, row.status, row.attempts,
+                 row.error, json.dumps(row.timings), json.dumps(row.outputs),
+                 json.dumps(row.meta), json.dumps(row.parts), time.time()))
+        return row
 
     def all(self) -> list[JobRow]:
-        keys = [r[0] for r in self.db.execute("SELECT key FROM jobs ORDER BY key")]
-        return [self.get(k) for k in keys]
+        with self.lock:
+            rows = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM jobs ORDER BY key")
+            return [_row(r) for r in rows]
 
     def close(self) -> None:
-        self.db.close()
+        with self.lock:
+            self.db.close()

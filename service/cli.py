@@ -52,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="weight placement preset (default auto)")
         s.add_argument("--model-gb", type=float, help="model size in GiB for --placement auto")
         s.add_argument("--start-timeout", type=float, help="seconds to wait for the server")
+        s.add_argument("--gpu", type=int, help="the one GPU this server uses (sets "
+                                               "CUDA_VISIBLE_DEVICES): one server per GPU")
         s.add_argument("comfy_args", nargs="*", metavar="-- COMFY_ARG",
                        help="extra ComfyUI flags after --, e.g. -- --disable-mmap")
 
@@ -110,6 +112,7 @@ def _config(args: argparse.Namespace):
         "placement": getattr(args, "placement", None),
         "model_gb": getattr(args, "model_gb", None),
         "start_timeout": getattr(args, "start_timeout", None),
+        "gpu": getattr(args, "gpu", None),
     }
     if getattr(args, "comfy_args", None):
         flags["extra_args"] = args.comfy_args

@@ -59,6 +59,8 @@ class ServiceConfig(BaseModel):
     state_dir: Path = Field(description="where state files and server logs go")
     start_timeout: float = Field(180.0, gt=0)
     link_pack: bool = True  # load our node pack through an extra-model-paths file
+    gpu: int | None = Field(None, ge=0, description="the one GPU this server sees "
+                                                    "(CUDA_VISIBLE_DEVICES); None: all")
 
     @field_validator("extra_args", mode="before")
     @classmethod

@@ -18,6 +18,7 @@ from typing import Any
 
 import psutil
 
+from comfy_nodes.core.util import atomic_write, poll_until, unique_path
 from service import placement
 from service.api import ComfyHTTP, Unreachable, gpu_devices, vram_free
 from service.config import ServiceConfig, check_paths
@@ -88,12 +89,7 @@ def write_state(cfg: ServiceConfig, state: dict[str, Any]) -> None:
     """Atomic: write a temporary file beside it, fsync, rename over."""
     path = state_path(cfg)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w") as f:
-        json.dump(state, f, indent=2, default=str)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    atomic_write(path, json.dumps(state, indent=2, default=str).encode())
 
 
 def clear_state(cfg: ServiceConfig) -> None:
@@ -107,13 +103,8 @@ def _identity(state: dict[str, Any]) -> ProcessId:
 
 def _new_log_path(cfg: ServiceConfig) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    logs = cfg.state_dir / "logs"
-    path = logs / f"comfyui-{cfg.port}-{stamp}.log"
-    n = 1
-    while path.exists():  # a log per start, never appended to or overwritten
-        path = logs / f"comfyui-{cfg.port}-{stamp}-{n}.log"
-        n += 1
-    return path
+    # a log per start, never appended to or overwritten
+    return unique_path(cfg.state_dir / "logs", f"comfyui-{cfg.port}-{stamp}", ".log")
 
 
 def tail(path: Path | str | None, lines: int = 20) -> str:
@@ -138,18 +129,21 @@ def _pack_paths_file(cfg: ServiceConfig) -> Path:
     link = nodes_parent / PACK_LINK_NAME
     if not (link.is_symlink() and link.resolve() == PACK_DIR):
         if link.is_symlink():
-            link.unlink()  # our own link pointing at an old checkout
+            with contextlib.suppress(FileNotFoundError):
+                link.unlink()  # our own link pointing at an old checkout
         if not link.exists():
-            link.symlink_to(PACK_DIR, target_is_directory=True)
+            # servers of one state folder may start at once (one per GPU): one link wins
+            with contextlib.suppress(FileExistsError):
+                link.symlink_to(PACK_DIR, target_is_directory=True)
     paths = cfg.state_dir / "extra_model_paths.yaml"
-    tmp = paths.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"h3sprite": {"custom_nodes": str(nodes_parent)}}))  # JSON is YAML
-    os.replace(tmp, paths)
+    atomic_write(paths, json.dumps({"h3sprite": {"custom_nodes": str(nodes_parent)}})
+                 .encode())  # JSON is YAML
     return paths
 
 
 def server_argv(cfg: ServiceConfig) -> tuple[list[str], str]:
-    preset, place_flags = placement.flags_for(cfg.placement, cfg.model_gb, cfg.extra_args)
+    preset, place_flags = placement.flags_for(cfg.placement, cfg.model_gb, cfg.extra_args,
+                                              cfg.gpu)
     argv = [str(cfg.python), "-u", str(LAUNCHER), str(cfg.comfyui),
             "--listen", cfg.host, "--port", str(cfg.port), *place_flags, *cfg.extra_args]
     if cfg.link_pack:
@@ -174,7 +168,7 @@ def _running(cfg: ServiceConfig) -> tuple[dict | None, psutil.Process | None]:
 def start(cfg: ServiceConfig) -> Result:
     check_paths(cfg)
     state, proc = _running(cfg)
-    if proc is not None:
+    if state is not None and proc is not None:
         return Result(Exit.OK, f"already running: pid {proc.pid} on {cfg.base_url} (no change)",
                       {"pid": proc.pid, "url": cfg.base_url, "log": state.get("log"),
                        "already_running": True})
@@ -187,6 +181,8 @@ def start(cfg: ServiceConfig) -> Result:
     argv, preset = server_argv(cfg)
     log_path = _new_log_path(cfg)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if cfg.gpu is not None:  # one server per GPU: it sees only its own card, as cuda:0
+        env["CUDA_VISIBLE_DEVICES"] = str(cfg.gpu)
     popen, detach = spawn_detached(argv, log_path, cfg.comfyui, env)
     ident = ProcessId.of(psutil.Process(popen.pid))
     state = {
@@ -331,18 +327,22 @@ def idle(cfg: ServiceConfig, reads: int = 3, interval: float = 1.0) -> Result:
                   {"idle": True})
 
 
-def wait_idle(cfg: ServiceConfig, timeout: float, interval: float = 1.0) -> Result:
-    deadline = time.monotonic() + timeout
-    while True:
-        res = idle(cfg, interval=interval)
-        if res.code != Exit.BUSY or time.monotonic() >= deadline:
-            return res
-        time.sleep(interval)
+def wait_idle(cfg: ServiceConfig, timeout: float, interval: float = 1.0,
+              reads: int = 3) -> Result:
+    last: list[Result] = []
+
+    def settled() -> Result | None:
+        last.append(idle(cfg, reads=reads, interval=interval))
+        return last[-1] if last[-1].code != Exit.BUSY else None
+
+    return poll_until(settled, timeout, interval) or last[-1]
 
 
 def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
-         restart_if_held: bool = False) -> Result:
-    """POST /free (unload models + free memory), wait until applied, report VRAM."""
+         restart_if_held: bool = False, reads: int = 3) -> Result:
+    """POST /free (unload models + free memory), wait until applied, report VRAM.
+    `reads`: empty-queue reads that count as idle (1 for a caller whose own prompts are
+    the next ones: the worker applies the flags at once when its queue is empty)."""
     api = ComfyHTTP(cfg.base_url, timeout=5.0)
     try:
         before = api.system_stats()
@@ -350,7 +350,7 @@ def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
     except Unreachable as e:
         return Result(Exit.NOT_RUNNING, f"cannot free: {e}", {})
     # The worker applies the flags after its current prompt, when the queue is empty.
-    waited = wait_idle(cfg, timeout, interval=0.5)
+    waited = wait_idle(cfg, timeout, interval=0.5, reads=reads)
     if waited.code != Exit.OK:
         return Result(waited.code, f"free requested, but {waited.message}", waited.data)
     after = api.system_stats()
@@ -383,12 +383,13 @@ def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
                                   f"returns it", data)
 
 
-def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0) -> Result:
+def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int = 3) -> Result:
     """Make the GPU free for the other model family: wait idle, free, restart if still held."""
     if _running(cfg)[1] is None:
-        res = free(cfg, timeout=timeout)  # a server we do not manage: free is all we may do
+        # a server we do not manage: free is all we may do
+        res = free(cfg, timeout=timeout, reads=reads)
     else:
-        res = free(cfg, timeout=timeout, restart_if_held=True)
+        res = free(cfg, timeout=timeout, restart_if_held=True, reads=reads)
     if res.code != Exit.OK:
         return Result(res.code, f"switch {family}: {res.message}", res.data)
     return Result(Exit.OK, f"ready for {family}: {res.message}", {**res.data, "family": family})
@@ -398,7 +399,7 @@ def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0) -> Result:
 
 def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
     state, proc = _running(cfg)
-    if proc is None:
+    if state is None or proc is None:
         return Result(Exit.NOT_RUNNING, "not running (or not started by comfy_service): "
                                         "no process to ask for a thread dump", {})
     log = Path(state["log"])

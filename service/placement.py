@@ -26,16 +26,18 @@ RESIDENT_HEADROOM = 29.8 / 19.5
 VRAM_MODE_FLAGS = {"--cpu", "--gpu-only", "--highvram", "--normalvram", "--lowvram", "--novram"}
 
 
-def gpu_free_gib() -> float | None:
-    """Free VRAM of the first NVIDIA GPU, via nvidia-smi; None when there is no GPU."""
+def gpu_free_gib(gpu: int | None = None) -> float | None:
+    """Free VRAM of the given NVIDIA GPU (index as nvidia-smi counts; None: the first),
+    via nvidia-smi; None when there is no such GPU."""
     smi = shutil.which("nvidia-smi")
     if not smi:
         return None
+    query = [smi, "--query-gpu=memory.free", "--format=csv,noheader,nounits"]
+    if gpu is not None:
+        query.append(f"--id={gpu}")
     try:
-        out = subprocess.run(
-            [smi, "--query-gpu=memory.free", "--format=csv,noheader,nounits"],
-            capture_output=True, text=True, timeout=10, check=True,
-        ).stdout.split()
+        out = subprocess.run(query, capture_output=True, text=True, timeout=10,
+                             check=True).stdout.split()
         return float(out[0]) / 1024 if out else None
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
@@ -52,8 +54,10 @@ def choose(placement: str, model_gb: float, free_gib: float | None) -> tuple[str
     return "streaming", list(PRESETS["streaming"])
 
 
-def flags_for(placement: str, model_gb: float, extra_args: list[str]) -> tuple[str, list[str]]:
+def flags_for(placement: str, model_gb: float, extra_args: list[str],
+              gpu: int | None = None) -> tuple[str, list[str]]:
+    """`gpu`: the card this server is given (one server per GPU), else the first."""
     if VRAM_MODE_FLAGS & set(extra_args) and placement in ("auto", "resident", "streaming"):
         return "from extra args", []
-    free = gpu_free_gib() if placement == "auto" else None
+    free = gpu_free_gib(gpu) if placement == "auto" else None
     return choose(placement, model_gb, free)

@@ -80,10 +80,10 @@ def _shift_tolerant(u: np.ndarray, ref: np.ndarray, side: int, shifts: int) -> n
     n = len(u)
     a = u.reshape(n, -1, side, 4)
     r = ref.reshape(-1, side, 4)
-    best = None
+    best = np.full(n, np.inf)
     for s in range(-shifts, shifts + 1):
         d = np.sqrt(((a - np.roll(r, s, axis=1)[None]) ** 2).mean(axis=(1, 2, 3)))
-        best = d if best is None else np.minimum(best, d)
+        best = np.minimum(best, d)
     return best
 
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 from PIL import Image
+
+from .util import atomic_write
 
 WEBP_MAX_SIDE = 16383
 PNG_MAX_SIDE = 65535
@@ -169,14 +169,7 @@ def encode_png(rgba: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write beside, then rename: a reader never sees half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+write_atomic = atomic_write  # the one atomic write (core/util.py), by its older name
 
 
 def json_bytes(doc: dict) -> bytes:

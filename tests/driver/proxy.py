@@ -53,6 +53,10 @@ class CuttableProxy:
             s.close()
 
     def close(self) -> None:
+        """Refuse from now on (shutdown wakes the thread blocked in accept: a plain close
+        leaves the socket listening on Linux until that accept returns)."""
         self.running = False
-        self.cut()
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
         self.listener.close()
+        self.cut()

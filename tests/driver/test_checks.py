@@ -180,3 +180,48 @@ def test_port_taken_by_another_program_names_the_setting(tmp_path):
             pass
     finally:
         holder.close()
+
+
+def test_servers_list_mistakes_are_named(tmp_path):
+    """servers: two entries on one port, server and servers together, gpu on a URL."""
+    from driver.joblist import JoblistError, load
+
+    cases = {
+        "is http://127.0.0.1:8301 again": {"servers": [{"port": 8301}, {"port": 8301}]},
+        "either server or servers": {"server": {"port": 8302}, "servers": [{"port": 8303}]},
+        "gpu is for an embedded server": {"servers": [{"url": "http://10.0.0.7:8188",
+                                                       "gpu": 1}]},
+        "servers.1.prot: unknown key (did you mean 'port'?)": {
+            "servers": [{"port": 8305}, {"prot": 8306}]},
+    }
+    for message, change in cases.items():
+        path = _joblist(tmp_path, **change)
+        if "server" not in change:
+            doc = yaml.safe_load(path.read_text())
+            del doc["server"]
+            path.write_text(yaml.safe_dump(doc))
+        try:
+            load(path)
+        except JoblistError as e:
+            assert message in str(e), (message, str(e))
+        else:
+            raise AssertionError(f"no error for {change}")
+    path = _joblist(tmp_path, servers=[{"port": 8304, "gpu": 0}, {"url": "http://h:1"}])
+    doc = yaml.safe_load(path.read_text())
+    del doc["server"]
+    path.write_text(yaml.safe_dump(doc))
+    assert [s.base_url for s in load(path).servers] == ["http://127.0.0.1:8304", "http://h:1"]
+
+
+def test_no_usable_server_stops_the_batch_naming_each(tmp_path):
+    """Every servers: entry unreachable: the batch stops before any job, one line each."""
+    dead = [f"http://127.0.0.1:{free_port()}" for _ in range(2)]
+    path = _joblist(tmp_path, servers=[{"url": u} for u in dead])
+    doc = yaml.safe_load(path.read_text())
+    del doc["server"]
+    path.write_text(yaml.safe_dump(doc))
+    res = run_cli("driver", "batch", str(path),
+                  env={"H3SPRITE_STATE_DIR": str(tmp_path / "state")})
+    assert res.code == 1 and "no server can be used" in res.err, res.err
+    assert all(f"{u}: ComfyUI at {u} is not reachable" in res.err for u in dead)
+    assert "Traceback" not in res.err

@@ -1,7 +1,7 @@
 """The OOM ladder and failure classification, as pure functions."""
 
-from driver.batch import next_rung
 from driver.client import ExecutionFailed
+from driver.ladder import next_rung
 
 
 def test_ladder_order_shorter_then_smaller_then_steps():

@@ -8,8 +8,8 @@ import yaml
 
 from comfy_nodes.core import video
 from driver import joblist
-from driver.batch import Options, plan
 from driver.jobs import build_jobs
+from driver.plan import Options, plan
 from driver.store import Store
 from tests.conftest import REPO, run_cli
 from tests.driver.conftest import draw_portrait
@@ -68,10 +68,10 @@ def test_fingerprint_covers_canvas_and_loop_closure(tmp_path):
     store = Store(tmp_path / "_out" / "h3sprite.sqlite")
     for j in base.values():
         store.put(j.key, fingerprint=j.fingerprint, gen_fingerprint=j.gen_fingerprint,
-                  status="done", meta={"inputs": j.inputs})
-    reasons = {p.job.key: p.reason for p in plan(list(wide.values()), store, Options())}
+                  status="done", parts=j.parts)
+    reasons = {p.job.key: p.why for p in plan(list(wide.values()), store, Options())}
     assert reasons["hero/walk"] == "inputs changed: canvas 448x448 -> 608x352"
-    reasons = {p.job.key: p.reason for p in plan(list(looped.values()), store, Options())}
+    reasons = {p.job.key: p.why for p in plan(list(looped.values()), store, Options())}
     assert reasons["boar/idle"] == "inputs changed: loop_closure False -> True"
     assert not reasons["boar/attack"].startswith("inputs changed")
     store.close()

@@ -132,7 +132,7 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str,
     if existing and back_up is None:
         raise FileExistsError(f"{existing[0]} exists; choose another name")
     folder.mkdir(parents=True, exist_ok=True)
-    backup = back_up(existing) if existing else None
+    backup = back_up(existing) if existing and back_up is not None else None
     frames_dir = file_of(stem, Format.FRAMES)
     if Format.FRAMES in formats:
         tmp = folder / f".{frames_dir}.{os.getpid()}.tmp"

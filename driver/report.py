@@ -1,0 +1,150 @@
+"""What the user sees of a batch: the progress line (each server's job), the job lines,
+the summary, the exit code, and the rows `driver status` prints."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import threading
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from driver.joblist import Loaded
+from driver.store import Status, Store
+
+log = logging.getLogger("driver.batch")
+
+
+class Exit(IntEnum):
+    """Every exit code of `python -m driver`, in one place."""
+
+    OK = 0
+    FAILED = 1  # a job failed, a check failed, or bad input (one line says which)
+    USAGE = 2
+    INTERNAL = 70  # a bug of ours
+    INTERRUPTED = 130
+
+
+@dataclass
+class Summary:
+    done: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    gen_seconds: list[float] = field(default_factory=list)
+    post_seconds: list[float] = field(default_factory=list)
+    wall: float = 0.0
+    restarts: int = 0
+    unreachable: list[tuple[str, str]] = field(default_factory=list)  # (server, why)
+    per_server: dict[str, int] = field(default_factory=dict)  # jobs generated on each
+
+    @property
+    def exit_code(self) -> Exit:
+        return Exit.FAILED if self.failed else Exit.OK
+
+
+def summary_lines(s: Summary) -> list[str]:
+    lines = [f"done {len(s.done)}, skipped {len(s.skipped)}, failed {len(s.failed)}"
+             f"{f', server restarts {s.restarts}' if s.restarts else ''}"]
+    for key, why in s.failed:
+        lines.append(f"  failed {key}: {why}")
+    reasons: dict[str, int] = {}
+    for _, why in s.skipped:
+        reasons[why] = reasons.get(why, 0) + 1
+    for why, n in reasons.items():
+        lines.append(f"  skipped {n}: {why}")
+    for url, why in s.unreachable:
+        lines.append(f"  server {url} not used: {why}")
+    if len(s.per_server) > 1 or s.unreachable:
+        lines.append("  generated per server: " +
+                     ", ".join(f"{url} {n}" for url, n in s.per_server.items()))
+    if s.done and s.wall:
+        per_set = s.wall / len(s.done)
+        gen = sum(s.gen_seconds) / len(s.gen_seconds) if s.gen_seconds else 0.0
+        lines.append(f"full chain {per_set:.1f} s per set against {gen:.1f} s of generation "
+                     f"per set (wall {s.wall:.1f} s)")
+    return lines
+
+
+class Progress:
+    """The progress bar and the job lines (stderr), thread-safe: the bar's postfix shows
+    what each server is doing."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.bar: tqdm | None = None
+        self.lock = threading.Lock()
+        self.doing: dict[str, str] = {}  # server -> "job step 3/8"
+
+    def say(self, line: str) -> None:
+        log.info(line)
+        if self.quiet:
+            return
+        with self.lock:
+            if self.bar is not None:
+                self.bar.write(line, file=sys.stderr)
+            else:
+                print(line, file=sys.stderr, flush=True)
+
+    def open(self, total: int) -> None:
+        self.bar = tqdm(total=total, unit="job", file=sys.stderr, dynamic_ncols=True,
+                        disable=self.quiet or None)
+
+    def job_done(self) -> None:
+        with self.lock:
+            if self.bar is not None:
+                self.bar.update(1)
+
+    def server_doing(self, server: str, what: str | None) -> None:
+        with self.lock:
+            if what is None:
+                self.doing.pop(server, None)
+            else:
+                self.doing[server] = what
+            if self.bar is not None:
+                self.bar.set_postfix_str(" | ".join(
+                    f"{_port(s)}: {w}" for s, w in sorted(self.doing.items())), refresh=False)
+
+    def close(self) -> None:
+        with self.lock:
+            if self.bar is not None:
+                self.bar.close()
+                self.bar = None
+
+
+def _port(url: str) -> str:
+    return url.rsplit("/", 1)[-1]
+
+
+def status_rows(loaded: Loaded, store: Store) -> list[dict[str, Any]]:
+    """`driver status`: every job of the roster with its status, grade, flags, tries, error."""
+    rows: list[dict[str, Any]] = []
+    for cid in loaded.spec.characters:
+        for action in loaded.actions_of(cid):
+            row = store.get(f"{cid}/{action}")
+            entry: dict[str, Any] = {
+                "job": f"{cid}/{action}", "status": row.status if row else "never run",
+                "attempts": row.attempts if row else 0, "error": row.error if row else None}
+            if row and row.meta.get("server"):
+                entry["server"] = row.meta["server"]
+            sheet = Path(row.outputs["json"]) if row and row.outputs.get("json") else None
+            if sheet is not None and sheet.is_file():
+                anim = json.loads(sheet.read_text())["meta"]["animation"]
+                entry.update(grade=anim["loop_grade"] or "one-shot", qc=anim["qc"])
+            rows.append(entry)
+    return rows
+
+
+def status_line(r: dict[str, Any]) -> str:
+    extra = f" {r.get('grade', '')} QC {' '.join(r.get('qc', [])) or '-'}" \
+        if "grade" in r else ""
+    err = f"  ({r['error']})" if r["error"] else ""
+    return f"{r['job']:<24} {r['status']:<10} tries {r['attempts']}{extra}{err}"
+
+
+def any_failed(rows: list[dict[str, Any]]) -> bool:
+    return any(r["status"] == Status.FAILED.value for r in rows)

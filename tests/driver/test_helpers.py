@@ -1,0 +1,61 @@
+"""The one atomic_write, unique_path and poll_until (comfy_nodes/core/util.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from comfy_nodes.core.util import atomic_write, poll_until, unique_path
+
+
+def test_atomic_write_bytes_or_chunks_and_nothing_left_on_failure(tmp_path):
+    p = tmp_path / "a.bin"
+    atomic_write(p, b"one")
+    atomic_write(p, iter([b"tw", b"o"]))
+    assert p.read_bytes() == b"two"
+
+    def broken():
+        yield b"half"
+        raise OSError("disk full")
+
+    with pytest.raises(OSError):
+        atomic_write(p, broken())
+    assert p.read_bytes() == b"two"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["a.bin"]
+
+
+def test_unique_path_never_hands_out_a_name_twice(tmp_path):
+    got: list = []
+    lock = threading.Lock()
+
+    def take():
+        for _ in range(10):
+            p = unique_path(tmp_path / "logs", "run", ".log")
+            with lock:
+                got.append(p)
+
+    threads = [threading.Thread(target=take) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(got)) == 40 and all(p.is_file() for p in got)
+    d = unique_path(tmp_path, "run", directory=True)
+    assert d.is_dir() and d.name == "run"
+    assert unique_path(tmp_path, "run", directory=True).name == "run-1"
+
+
+def test_poll_until_returns_the_value_or_none_at_the_deadline():
+    calls = []
+
+    def ready():
+        calls.append(1)
+        return "yes" if len(calls) >= 3 else None
+
+    assert poll_until(ready, timeout=5, interval=0.01) == "yes" and len(calls) == 3
+    t = time.monotonic()
+    assert poll_until(lambda: False, timeout=0.2, interval=0.05) is None
+    assert 0.15 <= time.monotonic() - t < 2
+    assert poll_until(lambda: 0, timeout=0) == 0  # 0 is a value, not "not yet"
