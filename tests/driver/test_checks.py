@@ -105,6 +105,44 @@ def test_checks_see_the_overridden_model_file(tmp_path):
     assert res.code == 1 and "workflow node 10 loads h3-Q4_K_M.gguf" in res.err
 
 
+def test_empty_and_truncated_model_files_are_named(tmp_path):
+    """The embedded server's model folders (here its --base-directory) are ours to see: a
+    0-byte model file and a truncated download each get one line naming the file, from
+    check and batch alike, before any server starts. Good and absent files get none."""
+    path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"))
+    models = tmp_path / "base" / "models"
+    for folder in ("diffusion_models", "vae", "loras"):
+        (models / folder).mkdir(parents=True)
+    (models / "diffusion_models" / "minimax_h3_fl2va_pruned_int8_convrot.safetensors").touch()
+    with open(models / "vae" / "minimax_h3_video_vae_int8_convrot.safetensors", "wb") as f:
+        f.truncate(10**9)  # sparse: 1 GB of the 2.62 GB file
+    with open(models / "loras" / "minimax_h3_fl2v_turbo_8step_v1.0_comfyui_bf16.safetensors",
+              "wb") as f:
+        f.truncate(1_820_000_000)  # the size the table expects: not named
+    for res in _both(path, tmp_path):
+        assert res.code == 1 and "Traceback" not in res.err
+        model_lines = [ln for ln in res.err.splitlines() if "model file" in ln]
+        assert len(model_lines) == 2, res.err
+        empty, short = sorted(model_lines, key=lambda ln: "0 bytes" not in ln)
+        assert "minimax_h3_fl2va_pruned_int8_convrot.safetensors is 0 bytes" in empty
+        assert "comfy_service models --only minimax_h3_fl2va" in empty
+        assert "minimax_h3_video_vae_int8_convrot.safetensors is 1.00 GB of ~2.62 GB" in short
+        assert "truncated download" in short
+    assert not (tmp_path / "state").exists()  # nothing started
+
+
+def test_model_files_of_a_url_server_are_not_guessed(tmp_path):
+    """For someone else's server (a URL) the local folders say nothing about its files."""
+    path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"),
+                    server={"url": "http://127.0.0.1:9",
+                            "comfy_args": ["--base-directory", str(tmp_path / "base")]})
+    (tmp_path / "base" / "models" / "vae").mkdir(parents=True)
+    (tmp_path / "base" / "models" / "vae" / "minimax_h3_video_vae_int8_convrot.safetensors"
+     ).touch()
+    res = run_cli("driver", "check", str(path))
+    assert res.code == 0 and "model file" not in res.err, res.err
+
+
 def test_missing_h3_pieces_are_named_by_preflight(tmp_path, comfy_server):
     """The production workflow on the plain CPU server (0.3.75, no H3, no KJNodes, no model
     files): preflight names the H3 class and why, each KJNodes class with its pack, and each
