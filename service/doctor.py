@@ -112,6 +112,17 @@ def _server(rep: Report, cfg: ServiceConfig, wf: Workflow) -> list[str]:
     return [str(a) for a in stats.get("system", {}).get("argv", [])]
 
 
+def _served_models_dir(argv: list[str]) -> Path | None:
+    """The models folder of the server that answers, when it runs with --base-directory
+    (a server started with other flags than this doctor was given)."""
+    for i, arg in enumerate(argv):
+        if arg.startswith("--base-directory="):
+            return Path(arg.split("=", 1)[1]) / "models"
+        if arg == "--base-directory" and i + 1 < len(argv):
+            return Path(argv[i + 1]) / "models"
+    return None
+
+
 def _models(rep: Report, wf: Workflow, table: list[ModelFile], models_dir: Path) -> int:
     """Each model file of the workflow; returns the text encoder's expected bytes."""
     by_name = {m.file: m for m in table}
@@ -124,16 +135,21 @@ def _models(rep: Report, wf: Workflow, table: list[ModelFile], models_dir: Path)
             continue
         mf = by_name.get(name)
         if mf is None or mf.folder != folder:
-            present = (models_dir / folder / name).is_file()
-            rep.add(Level.WARN if present else Level.FAIL, topic,
-                    "present, size not known (not in the model table)" if present else
-                    "missing (not in the model table)",
-                    f"put {name} in {models_dir / folder}")
+            path = models_dir / folder / name
+            size = path.stat().st_size if path.is_file() else None
+            if size == 0:
+                rep.add(Level.FAIL, topic, "0 bytes: an empty file (not in the model table)",
+                        f"replace {path} with the whole file")
+            else:
+                rep.add(Level.WARN if size else Level.FAIL, topic,
+                        f"present, {human(size)}, expected size not known (not in the model "
+                        "table)" if size else "missing (not in the model table)",
+                        f"put {name} in {models_dir / folder}")
             continue
         if folder == "text_encoders":
             encoder = mf.size
         state, size = inspect(mf, models_dir)
-        fetch = f"comfy_service models --only {name}"
+        fetch = f"comfy_service models --models-dir {models_dir} --only {name}"
         if state is FileState.OK:
             rep.add(Level.OK, topic, f"{human(size)} (expected {mf.size_words()})")
         elif state is FileState.MISSING:
@@ -199,8 +215,8 @@ def _machine(rep: Report, cfg: ServiceConfig, encoder: int, out: Path, argv: lis
     except (OSError, IndexError):
         rep.add(Level.OK, "THP", "no transparent huge pages setting here")
     if argv:
-        shown = [a for a in argv if a.startswith("--") and a not in ("--port", "--listen")]
-        rep.add(Level.OK, "flags", "in effect: " + (" ".join(shown) or "none"))
+        # The server's own argv after main.py, values included (where its models are).
+        rep.add(Level.OK, "flags", "in effect: " + (" ".join(argv[1:]) or "none"))
         if sys.platform == "win32" and largest > MMAP_LIMIT and "--disable-mmap" not in argv:
             rep.add(Level.WARN, "flags", "a safetensors file above 20 GB without "
                     "--disable-mmap crashes ComfyUI on Windows",
@@ -217,7 +233,8 @@ def gather(cfg: ServiceConfig, *, models_dir: Path | None = None, table: Path | 
         return rep
     files = load_table(table)
     argv = _server(rep, cfg, wf)
-    encoder = _models(rep, wf, files, models_dir_of(cfg, models_dir))
+    encoder = _models(rep, wf, files, models_dir or _served_models_dir(argv)
+                      or models_dir_of(cfg))
     _machine(rep, cfg, encoder, out, argv, max((m.size for m in files), default=0))
     return rep
 
