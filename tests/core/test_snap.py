@@ -66,8 +66,8 @@ def test_snap_size_square_and_cap():
 @given(mp=st.floats(0.05, 4.0), aw=st.integers(1, 21), ah=st.integers(1, 21))
 def test_snap_size_rule_properties(mp, aw, ah):
     """The Resolution Selector's rule: a megapixel is 1024x1024; below the 768 cap each side
-    is ComfyUI's: the exact side rounded (Python's round) to a multiple of 32; swapping the aspect swaps the
-    sides; the short edge never exceeds 768."""
+    is ComfyUI's, the exact side rounded (Python's round) to a multiple of 32; swapping the
+    aspect swaps the sides; the short edge never exceeds 768."""
     w, h = snap_size(mp, (aw, ah))
     assert w % 32 == 0 and h % 32 == 0 and w >= 32 and h >= 32
     assert min(w, h) <= 768
