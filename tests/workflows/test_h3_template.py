@@ -106,6 +106,19 @@ def test_link_types_match_the_template():
     assert checked >= 14
 
 
+def test_test_schema_is_the_templates_node():
+    """The test-only MiniMaxH3ImageToVideo declares the very inputs (names, types; the two
+    keyframes optional, nothing else) and outputs the template's node has."""
+    node = next(n for sg in _template()["definitions"]["subgraphs"] for n in sg["nodes"]
+                if n["type"] == "MiniMaxH3ImageToVideo")
+    spec = SCHEMAS["MiniMaxH3ImageToVideo"]
+    assert {n: t for n, t, _ in spec["inputs"]} == {i["name"]: i["type"] for i in node["inputs"]}
+    assert {n for n, _, o in spec["inputs"] if o.get("optional")} == {"first_frame",
+                                                                      "last_frame"}
+    assert [t for t, _ in spec["outputs"]] == [o["type"] for o in node["outputs"]]
+    assert [n for _, n in spec["outputs"]] == [o["name"] for o in node["outputs"]]
+
+
 # Nodes a link passes through unchanged, and the input it passes on: the template's LoRA
 # switch (its "on" side: we always use the turbo LoRA) and the KJNodes pair (MODEL -> MODEL).
 PASS_THROUGH = {"ComfySwitchNode": "on_true", **{c: "model" for c in KJNODES}}
