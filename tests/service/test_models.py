@@ -4,6 +4,7 @@ partial download (a Range request), sizes are checked, nothing in place is overw
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
@@ -64,8 +65,10 @@ def test_cut_download_resumes_on_the_next_run(setup):
     hub.heal()
     hub.requests.clear()
     sent_before = hub.bytes_sent
+    hub.meet = 2  # each GET waits for the other: a one-at-a-time fetch would stall 10 s
     res = run()  # the workflow's two files, fetched at once
     assert res.code == 0, res.err
+    assert hub.most_at_once == 2
     assert (models / "diffusion_models" / "big.safetensors").read_bytes() == BIG
     assert (models / "loras" / "small.safetensors").read_bytes() == SMALL
     big_gets = [r for r in hub.requests if r[0] == "GET" and "big" in r[1]]
@@ -89,6 +92,25 @@ def test_file_in_place_with_the_wrong_size_is_named_and_kept(setup):
     assert "loras/small.safetensors is 0 B, expected 120.00 KB (empty)" in res.err
     assert (models / "loras" / "small.safetensors").read_bytes() == b""
     assert not [r for r in hub.requests if r[0] == "GET"]
+
+
+def test_sha256_of_the_table_is_checked(setup, tmp_path):
+    """A file whose hash differs from the table's is not moved into place; the right hash
+    is. (Table sizes are exact here, so only the hash can tell.)"""
+    hub, models, run = setup
+    table = tmp_path / "table.json"
+    doc = json.loads(table.read_text())
+    small = next(f for f in doc["files"] if f["file"] == "small.safetensors")
+    small["sha256"] = hashlib.sha256(SMALL[::-1]).hexdigest()
+    table.write_text(json.dumps(doc))
+    res = run("--only", "small.safetensors")
+    assert res.code == 1 and "small.safetensors: sha256 differs from the table's" in res.err
+    assert not (models / "loras" / "small.safetensors").exists()
+    small["sha256"] = hashlib.sha256(SMALL).hexdigest()
+    table.write_text(json.dumps(doc))
+    res = run("--only", "small.safetensors")
+    assert res.code == 0, res.err
+    assert (models / "loras" / "small.safetensors").read_bytes() == SMALL
 
 
 def test_unknown_name_is_one_line(setup):
