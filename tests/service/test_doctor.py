@@ -47,11 +47,15 @@ def test_doctor_names_every_missing_piece(tmp_path, comfy_server):
 
 def test_doctor_looks_in_the_models_folder_of_the_server_that_answers(tmp_path, comfy_server):
     """Without --models-dir, doctor reads the running server's --base-directory from its argv
-    (not its own defaults) and names a 0-byte file there, even one outside the model table.
-    The file's name is unique, so the shared server's other tests do not see it."""
+    (not its own defaults) and names a 0-byte file there, even one outside the model table;
+    an H3 GGUF is refused with the reason. The file's name is unique, so the shared
+    server's other tests do not see it."""
     name = f"doctor-probe-{tmp_path.name}.safetensors"
     wf = tmp_path / "wf.json"
-    wf.write_text(json.dumps({"1": {"class_type": "VAELoader", "inputs": {"vae_name": name}}}))
+    wf.write_text(json.dumps({
+        "1": {"class_type": "VAELoader", "inputs": {"vae_name": name}},
+        "2": {"class_type": "UNETLoader", "inputs": {"unet_name": "h3-Q4_K_M.gguf",
+                                                      "weight_dtype": "default"}}}))
     probe = comfy_server.base_dir / "models" / "vae" / name
     probe.parent.mkdir(parents=True, exist_ok=True)
     probe.touch()
@@ -63,6 +67,8 @@ def test_doctor_looks_in_the_models_folder_of_the_server_that_answers(tmp_path, 
     assert res.code == 1 and "Traceback" not in res.err
     assert f"FAIL  models/vae/{name}: 0 bytes: an empty file" in res.err
     assert f"replace {probe}" in res.err
+    assert ("FAIL  models/diffusion_models/h3-Q4_K_M.gguf: GGUF (node 2): the GGUF loader's "
+            "architecture whitelist has no H3") in res.err
     assert f"--base-directory {comfy_server.base_dir}" in res.err  # the flags, with values
 
 
