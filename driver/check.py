@@ -122,7 +122,8 @@ def broken_model_files(wf: Workflow, models_dir: Path | None) -> list[str]:
             size = path.stat().st_size
         except OSError:
             continue
-        fetch = f"move it away, then `comfy_service models --only {name}`"
+        fetch = (f"move it away, then `comfy_service models --models-dir {models_dir} "
+                 f"--only {name}`")
         mf = table.get((folder, name))
         if size == 0:
             problems.append(f"model file {path} is 0 bytes (an empty or failed download; "

@@ -125,7 +125,7 @@ def test_empty_and_truncated_model_files_are_named(tmp_path):
         assert len(model_lines) == 2, res.err
         empty, short = sorted(model_lines, key=lambda ln: "0 bytes" not in ln)
         assert "minimax_h3_fl2va_pruned_int8_convrot.safetensors is 0 bytes" in empty
-        assert "comfy_service models --only minimax_h3_fl2va" in empty
+        assert f"comfy_service models --models-dir {models} --only minimax_h3_fl2va" in empty
         assert "minimax_h3_video_vae_int8_convrot.safetensors is 1.00 GB of ~2.62 GB" in short
         assert "truncated download" in short
     assert not (tmp_path / "state").exists()  # nothing started
