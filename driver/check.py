@@ -13,7 +13,7 @@ from comfy_nodes.core.greenscreen import PortraitError, load_portrait
 from driver.joblist import JoblistError, Loaded
 from driver.workflow import H3_CORE_CLASSES, KNOWN_PACKS, Workflow, WorkflowError
 from service.config import ConfigError, resolve
-from service.models import FileState, ModelError, human, inspect, load_table, models_dir_of
+from service.models import FileState, ModelError, human, inspect_path, load_table, models_dir_of
 
 MIN_PORTRAIT_SIDE = 32
 GGUF_REASON = {
@@ -105,9 +105,10 @@ def embedded_models_dir(job: Loaded) -> Path | None:
 
 
 def broken_model_files(wf: Workflow, models_dir: Path | None) -> list[str]:
-    """Model files that are present but cannot be whole: 0 bytes, or (for files of the model
-    table) smaller than their known size. ComfyUI lists such a file like a good one, and the
-    job would fail only after minutes of loading. A missing file is preflight's to name (the
+    """Model files that are present but cannot be whole: 0 bytes, smaller than the model
+    table's size or than their own safetensors header declares, or not safetensors at all.
+    ComfyUI lists such a file like a good one, and the job would fail only after minutes of
+    loading. A missing file is preflight's to name (the
     server may find it in another folder, extra_model_paths.yaml)."""
     if models_dir is None:
         return []
@@ -118,19 +119,21 @@ def broken_model_files(wf: Workflow, models_dir: Path | None) -> list[str]:
     problems = []
     for folder, name, node_id in wf.model_files():
         path = models_dir / folder / name
-        try:
-            size = path.stat().st_size
-        except OSError:
-            continue
-        fetch = (f"move it away, then `comfy_service models --models-dir {models_dir} "
-                 f"--only {name}`")
         mf = table.get((folder, name))
-        if size == 0:
+        state, size = inspect_path(path, mf)
+        fix = (f"move it away, then `comfy_service models --models-dir {models_dir} "
+               f"--only {name}`" if mf else "move it away and put the whole file there")
+        where = f"workflow node {node_id}"
+        if state is FileState.EMPTY:
             problems.append(f"model file {path} is 0 bytes (an empty or failed download; "
-                            f"workflow node {node_id}): {fetch if mf else 'replace it'}")
-        elif mf is not None and inspect(mf, models_dir)[0] is FileState.TRUNCATED:
-            problems.append(f"model file {path} is {human(size)} of {mf.size_words()}: a "
-                            f"truncated download (workflow node {node_id}): {fetch}")
+                            f"{where}): {fix}")
+        elif state is FileState.TRUNCATED:
+            of = f" of {mf.size_words()}" if mf else ", less than its own header declares"
+            problems.append(f"model file {path} is {human(size)}{of}: a truncated download "
+                            f"({where}): {fix}")
+        elif state is FileState.INVALID:
+            problems.append(f"model file {path} ({human(size)}) is not a safetensors file (an "
+                            f"error page saved under its name?) ({where}): {fix}")
     return problems
 
 

@@ -28,7 +28,7 @@ from service.models import (
     FileState,
     ModelFile,
     human,
-    inspect,
+    inspect_path,
     load_table,
     models_dir_of,
 )
@@ -134,36 +134,36 @@ def _models(rep: Report, wf: Workflow, table: list[ModelFile], models_dir: Path)
                     "use the safetensors files of the model table (comfy_service models)")
             continue
         mf = by_name.get(name)
-        if mf is None or mf.folder != folder:
-            path = models_dir / folder / name
-            size = path.stat().st_size if path.is_file() else None
-            if size == 0:
-                rep.add(Level.FAIL, topic, "0 bytes: an empty file (not in the model table)",
-                        f"replace {path} with the whole file")
-            else:
-                rep.add(Level.WARN if size else Level.FAIL, topic,
-                        f"present, {human(size)}, expected size not known (not in the model "
-                        "table)" if size else "missing (not in the model table)",
-                        f"put {name} in {models_dir / folder}")
-            continue
-        if folder == "text_encoders":
+        if mf is not None and mf.folder != folder:
+            mf = None
+        if mf is not None and folder == "text_encoders":
             encoder = mf.size
-        state, size = inspect(mf, models_dir)
-        fetch = f"comfy_service models --models-dir {models_dir} --only {name}"
-        if state is FileState.OK:
-            rep.add(Level.OK, topic, f"{human(size)} (expected {mf.size_words()})")
+        path = models_dir / folder / name
+        state, size = inspect_path(path, mf)
+        expected = f"expected {mf.size_words()}" if mf else "not in the model table"
+        fetch = (f"comfy_service models --models-dir {models_dir} --only {name}" if mf else
+                 f"put the whole {name} in {models_dir / folder}")
+        away = f"move {path} away, then {fetch}"
+        if state is FileState.OK and (mf or path.suffix == ".safetensors"):
+            rep.add(Level.OK, topic, f"{human(size)} ({expected}"
+                    f"{'' if mf else '; whole by its own header'})")
+        elif state is FileState.OK:
+            rep.add(Level.WARN, topic, f"present, {human(size)}, expected size not known "
+                    f"({expected})", f"check that {path} is the whole file")
         elif state is FileState.MISSING:
-            rep.add(Level.FAIL, topic, f"missing (expected {mf.size_words()}, {mf.role})", fetch)
+            rep.add(Level.FAIL, topic, f"missing ({expected}{', ' + mf.role if mf else ''})",
+                    fetch)
         elif state is FileState.EMPTY:
-            rep.add(Level.FAIL, topic, f"0 bytes, expected {mf.size_words()}: an empty file",
-                    f"move {models_dir / folder / name} away, then {fetch}")
+            rep.add(Level.FAIL, topic, f"0 bytes, {expected}: an empty file", away)
         elif state is FileState.TRUNCATED:
-            rep.add(Level.FAIL, topic, f"{human(size)} of {mf.size_words()}: a truncated "
-                    "download", f"move {models_dir / folder / name} away, then {fetch}")
+            of = f"of {mf.size_words()}" if mf else "(less than its own header declares)"
+            rep.add(Level.FAIL, topic, f"{human(size)} {of}: a truncated download", away)
+        elif state is FileState.INVALID:
+            rep.add(Level.FAIL, topic, f"{human(size)}, not a safetensors file (an error "
+                    "page saved under its name?)", away)
         else:
-            rep.add(Level.WARN, topic, f"{human(size)}, larger than the expected "
-                    f"{mf.size_words()}: another build of the file?",
-                    f"check {name} against the model table")
+            rep.add(Level.WARN, topic, f"{human(size)}, larger than the {expected}: another "
+                    "build of the file?", f"check {name} against the model table")
     for folder in GGUF_REASON:
         for p in sorted((models_dir / folder).glob("*.gguf")):
             if "h3" in p.name.lower() or "minimax" in p.name.lower():

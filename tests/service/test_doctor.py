@@ -65,8 +65,8 @@ def test_doctor_looks_in_the_models_folder_of_the_server_that_answers(tmp_path, 
     finally:
         probe.unlink()
     assert res.code == 1 and "Traceback" not in res.err
-    assert f"FAIL  models/vae/{name}: 0 bytes: an empty file" in res.err
-    assert f"replace {probe}" in res.err
+    assert f"FAIL  models/vae/{name}: 0 bytes, not in the model table: an empty file" in res.err
+    assert f"move {probe} away, then put the whole {name} in {probe.parent}" in res.err
     assert ("FAIL  models/diffusion_models/h3-Q4_K_M.gguf: GGUF (node 2): the GGUF loader's "
             "architecture whitelist has no H3") in res.err
     assert f"--base-directory {comfy_server.base_dir}" in res.err  # the flags, with values
