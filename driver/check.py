@@ -5,12 +5,15 @@ in one go."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import numpy as np
 
 from comfy_nodes.core.greenscreen import PortraitError, load_portrait
 from driver.joblist import JoblistError, Loaded
 from driver.workflow import H3_CORE_CLASSES, KNOWN_PACKS, Workflow, WorkflowError
+from service.config import ConfigError, resolve
+from service.models import FileState, ModelError, human, inspect_path, load_table, models_dir_of
 
 MIN_PORTRAIT_SIDE = 32
 GGUF_REASON = {
@@ -83,6 +86,54 @@ def check(job: Loaded) -> list[str]:
         if name.lower().endswith(".gguf") and folder in GGUF_REASON:
             problems.append(f"workflow node {node_id} loads {name}: H3 GGUF files do not work: "
                             f"{GGUF_REASON[folder]}")
+    problems += broken_model_files(wf, embedded_models_dir(job))
+    return problems
+
+
+def embedded_models_dir(job: Loaded) -> Path | None:
+    """The models folder of the joblist's embedded server (its --base-directory, else the
+    ComfyUI folder), as the batch will start it; None for a URL server, whose files we
+    cannot see."""
+    spec = job.spec.server
+    if not spec.embedded:
+        return None
+    try:
+        cfg = resolve({"port": spec.port, "extra_args": spec.comfy_args or None})
+    except ConfigError:
+        return None  # the batch's own start names a bad setting
+    return models_dir_of(cfg)
+
+
+def broken_model_files(wf: Workflow, models_dir: Path | None) -> list[str]:
+    """Model files that are present but cannot be whole: 0 bytes, smaller than the model
+    table's size or than their own safetensors header declares, or not safetensors at all.
+    ComfyUI lists such a file like a good one, and the job would fail only after minutes of
+    loading. A missing file is preflight's to name (the
+    server may find it in another folder, extra_model_paths.yaml)."""
+    if models_dir is None:
+        return []
+    try:
+        table = {(m.folder, m.file): m for m in load_table()}
+    except ModelError:
+        table = {}
+    problems = []
+    for folder, name, node_id in wf.model_files():
+        path = models_dir / folder / name
+        mf = table.get((folder, name))
+        state, size = inspect_path(path, mf)
+        fix = (f"move it away, then `comfy_service models --models-dir {models_dir} "
+               f"--only {name}`" if mf else "move it away and put the whole file there")
+        where = f"workflow node {node_id}"
+        if state is FileState.EMPTY:
+            problems.append(f"model file {path} is 0 bytes (an empty or failed download; "
+                            f"{where}): {fix}")
+        elif state is FileState.TRUNCATED:
+            of = f" of {mf.size_words()}" if mf else ", less than its own header declares"
+            problems.append(f"model file {path} is {human(size)}{of}: a truncated download "
+                            f"({where}): {fix}")
+        elif state is FileState.INVALID:
+            problems.append(f"model file {path} ({human(size)}) is not a safetensors file (an "
+                            f"error page saved under its name?) ({where}): {fix}")
     return problems
 
 

@@ -97,7 +97,8 @@ def _h3_parsers(sub, common: argparse.ArgumentParser) -> None:
     s.add_argument("--workers", type=int, default=4, help="files fetched at once")
     s = sub.add_parser("doctor", parents=[common],
                        help="is this box ready for an H3 batch? one line per fact, then advice")
-    s.add_argument("--models-dir", type=Path, help="models folder (default: <comfyui>/models)")
+    s.add_argument("--models-dir", type=Path, help="models folder (default: the running "
+                   "server's --base-directory/models, else <comfyui>/models)")
     s.add_argument("--table", type=Path, help="model table JSON (default: the official files)")
     s.add_argument("--workflow", type=Path, help="workflow to check (default: h3_sprite.json)")
     s.add_argument("--out", type=Path, default=Path("."), help="where the batch will write")
