@@ -143,8 +143,11 @@ class Batch:
         self.summary = Summary()
         self.lock = threading.Lock()
         self.workflow = Workflow.load(loaded.workflow)  # before anything is created
-        self.loaded.out.mkdir(parents=True, exist_ok=True)
-        self.store = Store(self.loaded.out / "h3sprite.sqlite")
+        if opts.dry_run:  # issue 10: a dry run writes nothing anywhere
+            self.store = Store(self.loaded.out / "h3sprite.sqlite", read_only=True)
+        else:
+            self.loaded.out.mkdir(parents=True, exist_ok=True)
+            self.store = Store(self.loaded.out / "h3sprite.sqlite")
         self.server: ServerHandle | None = None
         self.uploaded: dict[str, str] = {}
         self.bar: tqdm | None = None

@@ -113,7 +113,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"driver status: no batch has run for {args.joblist} yet ({db} is missing)",
               file=sys.stderr)
         return 1
-    store = Store(db)
+    store = Store(db, read_only=True)  # status writes nothing
     rows: list[dict[str, Any]] = []
     for cid in loaded.spec.characters:
         for action in loaded.actions_of(cid):

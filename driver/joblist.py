@@ -22,6 +22,7 @@ and file names, so they must be plain names.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,7 +31,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from comfy_nodes.core.names import safe_name
 from comfy_nodes.core.recipes import DEFAULT_RECIPES, Recipe, RecipeError, merge
-from comfy_nodes.core.snap import snap_size
+from comfy_nodes.core.safeyaml import (
+    LimitedLoader,
+    YamlLimitError,
+    load_file,
+    loads,
+    read_limited,
+    short,
+)
+from comfy_nodes.core.snap import MAX_SHORT_EDGE, snap_size
+
+# H3's native canvas: a 768-px short edge, at most 768x1344 (COMFYUI.md, the template).
+MAX_LONG_EDGE = 1344
+MAX_OVERRIDE_TEXT = 10_000  # characters of one override value (a prompt is a few hundred)
 
 DEFAULT_PROMPTS = {
     "idle": "{wording}, standing idle and breathing, full body, side view, plain green "
@@ -86,8 +99,14 @@ class SizeSpec(Strict):
             w, h = self.canvas
             if w % 32 or h % 32 or w <= 0 or h <= 0:
                 raise ValueError(f"canvas {w}x{h} must be positive multiples of 32")
-            return w, h
-        return snap_size(self.megapixels, self.aspect)
+        else:
+            w, h = snap_size(self.megapixels, self.aspect)
+        if min(w, h) > MAX_SHORT_EDGE or max(w, h) > MAX_LONG_EDGE:
+            what = "canvas" if self.canvas else f"size {self.megapixels} MP at {self.aspect}"
+            raise ValueError(f"{what} gives {w}x{h}; H3 takes at most a {MAX_SHORT_EDGE}-px "
+                             f"short edge and {MAX_SHORT_EDGE}x{MAX_LONG_EDGE}: choose a "
+                             "smaller one")
+        return w, h
 
 
 class SeedSpec(Strict):
@@ -121,6 +140,27 @@ class Joblist(Strict):
     work: Path = Path("_work")
     cell_height: int = Field(300, ge=16, le=2048)
     max_width: int = Field(8000, ge=64, le=16383)
+
+    @field_validator("overrides")
+    @classmethod
+    def _overrides(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """Only scalars, finite numbers and bounded text go into a graph's inputs: a list or
+        mapping would replace a link, NaN passes ComfyUI's min/max checks."""
+        for target, values in v.items():
+            for name, value in values.items():
+                where = f"{short(target, 40)}.{short(name, 40)}"
+                if isinstance(value, bool) or value is None:
+                    if value is None:
+                        raise ValueError(f"{where} is empty: give a value")
+                elif isinstance(value, float) and not math.isfinite(value):
+                    raise ValueError(f"{where} is {value}: give a finite number")
+                elif isinstance(value, str) and len(value) > MAX_OVERRIDE_TEXT:
+                    raise ValueError(f"{where} is {len(value)} characters long; the limit "
+                                     f"is {MAX_OVERRIDE_TEXT}")
+                elif not isinstance(value, (int, float, str)):
+                    raise ValueError(f"{where} must be a number, text or true/false, not "
+                                     f"a {type(value).__name__} (links cannot be overridden)")
+        return v
 
     @field_validator("characters")
     @classmethod
@@ -167,11 +207,9 @@ class Loaded:
         if self.spec.wording_file is not None:
             wf = self._abs(self.spec.wording_file)
             try:
-                data = yaml.safe_load(wf.read_text())
-            except OSError as e:
-                raise JoblistError(f"{self.path}: wording_file {wf}: {e.strerror}") from None
-            except yaml.YAMLError as e:
-                raise JoblistError(f"wording file {wf} is not valid YAML: {e}") from None
+                data = load_file(wf, "wording_file")
+            except YamlLimitError as e:
+                raise JoblistError(f"{self.path}: {e}") from None
             if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
                 raise JoblistError(f"wording file {wf} must map wording keys to text")
             return {str(k): v for k, v in data.items()}
@@ -215,8 +253,8 @@ class Loaded:
 def _line_of(text: str, loc: tuple) -> int | None:
     """Best-effort line of a key path in the YAML text (for error messages)."""
     try:
-        node = yaml.compose(text)
-    except yaml.YAMLError:
+        node = yaml.compose(text, Loader=LimitedLoader)
+    except (yaml.YAMLError, RecursionError):
         return None
     for key in loc:
         if isinstance(node, yaml.MappingNode):
@@ -255,16 +293,10 @@ def _suggest(key: str, parent: tuple) -> str:
 def load(path: Path) -> Loaded:
     path = Path(path)
     try:
-        text = path.read_text()
-    except OSError as e:
-        raise JoblistError(f"cannot read joblist {path}: {e.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark else ""
-        raise JoblistError(f"{path}{where}: not valid YAML: "
-                           f"{getattr(e, 'problem', None) or e}") from None
+        text = read_limited(path, "joblist")
+        data = loads(text, str(path))
+    except YamlLimitError as e:
+        raise JoblistError(str(e)) from None
     if not isinstance(data, dict):
         raise JoblistError(f"{path}: a joblist is a mapping (server, workflow, characters, "
                            "actions, ...)")
@@ -277,8 +309,8 @@ def load(path: Path) -> Loaded:
         for err in errors[:5]:
             loc = tuple(err["loc"])
             line = _line_of(text, loc)
-            key = ".".join(str(p) for p in loc) or "(top)"
-            msg = err["msg"]
+            key = ".".join(str(p)[:64] for p in loc) or "(top)"
+            msg = err["msg"][:300]
             if err["type"] == "extra_forbidden":
                 msg = "unknown key" + _suggest(str(loc[-1]), loc[:-1])
             lines.append(f"{path}{':' + str(line) if line else ''}: {key}: {msg}")

@@ -7,8 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image
-
+from comfy_nodes.core.imagefile import open_image
 from comfy_nodes.core.recipes import Recipe
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.video import ClipError, decode
@@ -103,7 +102,7 @@ def outputs_ok(j: Job) -> bool:
     """The sheet and its JSON exist, parse, and agree with each other."""
     try:
         meta = json.loads(j.json.read_text())
-        with Image.open(j.webp) as im:
+        with open_image(j.webp, "sheet") as im:
             im.verify()
             size = im.size
     except (OSError, ValueError, SyntaxError):

@@ -1,0 +1,207 @@
+"""Hostile joblists and images: each gets one clean line and exit 1, in bounded memory and
+time, from a real `python -m driver` subprocess (its peak RSS read back with wait4)."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import REPO
+from tests.driver.conftest import draw_portrait
+
+MAX_RSS_MB = 300
+TIMEOUT_S = 60  # a hang fails here; the cases themselves take about a second
+
+
+@dataclass
+class Bounded:
+    code: int
+    err: str
+    rss_mb: float
+
+
+def run_bounded(*args: str, env: dict | None = None) -> Bounded:
+    """`python -m driver args`, with that child's own peak RSS: os.wait4 reports the one
+    child (RUSAGE_CHILDREN would be the maximum over every child this process ever had)."""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([sys.executable, "-m", "driver", *args], cwd=REPO,
+                                stdout=subprocess.DEVNULL, stderr=err,
+                                env={**os.environ, **(env or {})})
+        deadline = time.monotonic() + TIMEOUT_S
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                pytest.fail(f"driver {' '.join(args)} hung for {TIMEOUT_S} s")
+            time.sleep(0.02)
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: Popen must not wait
+        err.seek(0)
+        text = err.read().decode("utf-8", "replace")
+    return Bounded(proc.returncode, text, usage.ru_maxrss / 1024)
+
+
+def assert_clean(res: Bounded, *needles: str) -> None:
+    assert res.code == 1, res.err
+    assert "Traceback" not in res.err and "internal error" not in res.err, res.err
+    for n in needles:
+        assert n in res.err, res.err
+    assert all(len(line) < 600 for line in res.err.splitlines()), res.err[:2000]
+    assert 0 < res.rss_mb < MAX_RSS_MB, res.rss_mb
+
+
+def base_doc(root: Path) -> dict:
+    draw_portrait(root / "hero.png", "hero")
+    return {"server": {"url": "embedded", "port": 1},
+            "workflow": str(REPO / "workflows" / "preview.json"),
+            "size": {"canvas": [256, 256]}, "actions": ["idle"],
+            "wording": {"hero": "a hero"}, "characters": {"hero": {"portrait": "hero.png"}}}
+
+
+def write(root: Path, doc: dict | str) -> Path:
+    path = root / "joblist.yaml"
+    path.write_text(doc if isinstance(doc, str) else yaml.safe_dump(doc))
+    return path
+
+
+def check_and_dry_run(path: Path, *needles: str) -> None:
+    """Both `check` and `batch --dry-run` refuse it cleanly and write nothing."""
+    before = sorted(p for p in path.parent.rglob("*"))
+    for verb in (["check"], ["batch", "--dry-run"]):
+        res = run_bounded(*verb, str(path), env={"H3SPRITE_STATE_DIR": str(path.parent / "state")})
+        assert_clean(res, *needles)
+    assert sorted(p for p in path.parent.rglob("*")) == before
+
+
+# ---------------------------------------------------------------- joblists ---
+
+def test_billion_laughs_is_refused_at_the_alias(tmp_path):
+    doc = yaml.safe_dump(base_doc(tmp_path))
+    laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 9):
+        prev = chr(ord("a") + i - 1)
+        laughs.append(f"{chr(ord('a') + i)}: &{chr(ord('a') + i)} [{','.join(['*' + prev] * 9)}]")
+    text = doc + "overrides:\n  '1':\n" + "".join(f"    {line}\n" for line in laughs)
+    check_and_dry_run(write(tmp_path, text), "anchors", "joblist.yaml:")
+
+
+def test_deep_nesting_is_refused(tmp_path):
+    text = yaml.safe_dump(base_doc(tmp_path)) + "recipes: " + "[" * 5000 + "]" * 5000 + "\n"
+    check_and_dry_run(write(tmp_path, text), "nested deeper than")
+
+
+def test_duplicate_key_names_both_lines(tmp_path):
+    text = yaml.safe_dump(base_doc(tmp_path)) + "actions: [walk]\n"
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("actions:")) + 1
+    check_and_dry_run(write(tmp_path, text), "duplicate key 'actions'",
+                      f"lines {first} and {len(lines)}")
+
+
+def test_oversized_joblist_is_refused_unread(tmp_path):
+    text = yaml.safe_dump(base_doc(tmp_path)) + "#" * (2 << 20) + "\n"
+    check_and_dry_run(write(tmp_path, text), "the limit is")
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder"])
+def test_wording_file_must_be_a_small_regular_file(tmp_path, target):
+    doc = base_doc(tmp_path)
+    del doc["wording"]
+    if target == "fifo":
+        os.mkfifo(tmp_path / "words.yaml")
+        target = "words.yaml"
+    elif target == "folder":
+        (tmp_path / "words").mkdir()
+    doc["wording_file"] = target
+    check_and_dry_run(write(tmp_path, doc), "wording_file")
+
+
+def test_long_name_is_refused_and_not_echoed_whole(tmp_path):
+    doc = base_doc(tmp_path)
+    doc["actions"] = ["x" * 100_000]
+    check_and_dry_run(write(tmp_path, doc), "at most 64 characters", "100000 chars")
+
+
+@pytest.mark.parametrize("canvas", [[32000, 32000], [800, 800], [768, 1376]])
+def test_canvas_beyond_h3_is_refused(tmp_path, canvas):
+    doc = base_doc(tmp_path)
+    doc["size"] = {"canvas": canvas}
+    check_and_dry_run(write(tmp_path, doc), "768x1344")
+
+
+@pytest.mark.parametrize("value,needle", [(float("nan"), "finite"), ([1, 2], "links"),
+                                          ({"a": 1}, "links"), (None, "empty"),
+                                          ("x" * 20_000, "limit")])
+def test_override_values_are_finite_scalars(tmp_path, value, needle):
+    doc = base_doc(tmp_path)
+    doc["overrides"] = {"@seed": {"seed": value}}
+    check_and_dry_run(write(tmp_path, doc), needle)
+
+
+def test_override_input_must_exist_on_the_node(tmp_path):
+    doc = base_doc(tmp_path)
+    doc["overrides"] = {"@seed": {"no_such_input": 3}}
+    check_and_dry_run(write(tmp_path, doc), "no_such_input", "has no such input")
+
+
+# ------------------------------------------------------------------ images ---
+
+def png_header(w: int, h: int) -> bytes:
+    """A PNG that declares w x h RGBA pixels but is a few hundred bytes on disk."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
+            + chunk(b"IDAT", zlib.compress(b"\0" * 4096)) + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("side,needle", [(12000, "limit is 64 MP"), (20000, "limit is 64 MP"),
+                                         (60000, "limit is 64 MP")])
+def test_huge_portrait_is_refused_by_its_header(tmp_path, side, needle):
+    doc = base_doc(tmp_path)
+    (tmp_path / "hero.png").write_bytes(png_header(side, side))
+    check_and_dry_run(write(tmp_path, doc), "hero.png", needle)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "device"])
+def test_portrait_must_be_a_regular_file(tmp_path, kind):
+    doc = base_doc(tmp_path)
+    (tmp_path / "hero.png").unlink()
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "hero.png")
+    elif kind == "folder":
+        (tmp_path / "hero.png").mkdir()
+    else:
+        (tmp_path / "hero.png").symlink_to("/dev/zero")
+    check_and_dry_run(write(tmp_path, doc), "hero.png")
+
+
+# ------------------------------------------------------- nothing is written ---
+
+def test_check_and_dry_run_write_nothing_anywhere(tmp_path):
+    """A valid joblist with absolute out/work folders elsewhere: check and --dry-run exit 0,
+    print the plan, and neither folder, nor the state folder, nor a log appears."""
+    root, elsewhere = tmp_path / "jobs", tmp_path / "elsewhere"
+    root.mkdir()
+    elsewhere.mkdir()
+    doc = base_doc(root)
+    doc.update(out=str(elsewhere / "out"), work=str(elsewhere / "work"))
+    path = write(root, doc)
+    before = sorted(tmp_path.rglob("*"))
+    for verb in (["check"], ["batch", "--dry-run"]):
+        res = run_bounded(*verb, str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "st")})
+        assert res.code == 0, res.err
+    assert sorted(tmp_path.rglob("*")) == before
