@@ -27,7 +27,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from comfy_nodes.core.names import safe_name
 from comfy_nodes.core.recipes import DEFAULT_RECIPES, Recipe, RecipeError, merge
@@ -40,6 +47,7 @@ from comfy_nodes.core.safeyaml import (
     short,
 )
 from comfy_nodes.core.snap import MAX_SHORT_EDGE, snap_size
+from service.config import OWN_FLAGS, is_loopback
 
 # H3's native canvas: a 768-px short edge, at most 768x1344 (COMFYUI.md, the template).
 MAX_LONG_EDGE = 1344
@@ -71,6 +79,8 @@ class Strict(BaseModel):
 
 class ServerSpec(Strict):
     url: str = "embedded"
+    host: str = "127.0.0.1"  # where the embedded server binds; see allow_remote
+    allow_remote: bool = False  # a non-loopback host must be asked for explicitly
     port: int = Field(8188, ge=1, le=65535)
     start: bool = True  # start the embedded server when it is not running
     before_video: Literal["restart", "switch", "none"] = "switch"
@@ -80,13 +90,33 @@ class ServerSpec(Strict):
     attempts: int = Field(3, ge=1, le=10)
     comfy_args: list[str] = Field(default_factory=list)
 
+    @field_validator("comfy_args")
+    @classmethod
+    def _no_own_flags(cls, v: list[str]) -> list[str]:
+        for arg in v:  # a --listen here would expose the server behind our back (issue 10)
+            flag = arg.split("=", 1)[0]
+            if flag in OWN_FLAGS:
+                raise ValueError(f"{flag} is not allowed in comfy_args: set "
+                                 f"server.{OWN_FLAGS[flag]} instead")
+        return v
+
+    @model_validator(mode="after")
+    def _remote_is_explicit(self) -> ServerSpec:
+        if not is_loopback(self.host) and not self.allow_remote:
+            raise ValueError(f"server.host {self.host} is reachable from the network: add "
+                             "server.allow_remote: true if you mean it, else use 127.0.0.1")
+        return self
+
     @property
     def embedded(self) -> bool:
         return self.url == "embedded"
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}" if self.embedded else self.url.rstrip("/")
+        if not self.embedded:
+            return self.url.rstrip("/")
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+        return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
 
 class SizeSpec(Strict):

@@ -205,3 +205,12 @@ def test_check_and_dry_run_write_nothing_anywhere(tmp_path):
         res = run_bounded(*verb, str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "st")})
         assert res.code == 0, res.err
     assert sorted(tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("server,needle", [
+    ({"comfy_args": ["--listen", "0.0.0.0"]}, "set server.host"),
+    ({"host": "0.0.0.0"}, "allow_remote")])
+def test_joblist_cannot_expose_the_server_by_accident(tmp_path, server, needle):
+    doc = base_doc(tmp_path)
+    doc["server"].update(server)
+    check_and_dry_run(write(tmp_path, doc), needle)
