@@ -4,12 +4,11 @@ in one go."""
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 
 from comfy_nodes.core.greenscreen import PortraitError, load_portrait
 from comfy_nodes.core.safeyaml import short
+from driver import disk
 from driver.joblist import JoblistError, Loaded
 from driver.workflow import KNOWN_PACKS, Workflow, WorkflowError
 
@@ -155,9 +154,8 @@ def preflight(job: Loaded, client, n_jobs: int) -> list[str]:
         if files is not None and name not in files:
             problems.append(f"server {client.base_url} has no {folder}/{name} (workflow node "
                             f"{node_id}); put the file in ComfyUI's models/{folder}")
-    job.out.mkdir(parents=True, exist_ok=True)
-    free = shutil.disk_usage(job.out).free
-    need = 200 * 2**20 + n_jobs * 20 * 2**20  # clips ~2-10 MB, sheets ~1 MB, logs
+    free = disk.free_bytes(job.out)  # of the nearest existing folder: creates nothing
+    need = disk.need_for(n_jobs)
     if free < need:
         problems.append(f"only {free / 2**30:.1f} GiB free under {job.out}; need about "
                         f"{need / 2**30:.1f} GiB")
