@@ -96,7 +96,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     problems = check(load(args.joblist))
     for p in problems:
-        print(f"driver check: {p}", file=sys.stderr)
+        print(f"driver check: {p if len(p) <= 500 else p[:500] + '...'}", file=sys.stderr)
     if problems:
         return 1
     print(f"{args.joblist}: ok")
@@ -178,8 +178,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb == "batch":
             return cmd_batch(args)
     except (ClipError, RecipeError, UsageError, ValueError) as e:
-        for line in str(e).splitlines():
-            print(f"driver {args.verb}: {line}", file=sys.stderr)
+        for line in str(e).splitlines():  # a user's value never makes a line unbounded
+            print(f"driver {args.verb}: {line if len(line) <= 500 else line[:500] + '...'}",
+                  file=sys.stderr)
         return 1
     except OSError as e:
         print(f"driver {args.verb}: {e.strerror}: {e.filename}", file=sys.stderr)

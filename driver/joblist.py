@@ -151,6 +151,13 @@ class CharacterSpec(Strict):
     recipes: dict[str, dict[str, Any]] = Field(default_factory=dict)
     seed: int | None = None
 
+    @field_validator("actions")
+    @classmethod
+    def _actions(cls, v: list[str] | None) -> list[str] | None:
+        for a in v or []:  # they become file names too (issue 10: was unchecked here)
+            safe_name(a, "action")
+        return v
+
 
 class Joblist(Strict):
     server: ServerSpec = Field(default_factory=lambda: ServerSpec())
@@ -261,8 +268,10 @@ class Loaded:
         except RecipeError as e:
             raise JoblistError(str(e)) from None
         if action not in table:
-            raise JoblistError(f"{self.path}: action {action!r} has no recipe: known "
-                               f"{', '.join(sorted(table))}; add it under recipes")
+            known = ", ".join(sorted(table))
+            raise JoblistError(f"{self.path}: action {short(action)} has no recipe: known "
+                               f"{known if len(known) < 200 else known[:200] + '...'}; add "
+                               "it under recipes")
         return table[action]
 
     def prompt(self, cid: str, action: str) -> str:

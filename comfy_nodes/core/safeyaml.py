@@ -113,8 +113,9 @@ class LimitedLoader(yaml.SafeLoader):
 
 def loads(text: str, where: str) -> Any:
     """Parse one YAML document with the limits above; errors name `where` and the line."""
-    loader = LimitedLoader(text)
+    loader = None
     try:
+        loader = LimitedLoader(text)  # the reader refuses control characters already here
         return loader.get_single_data()
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
@@ -124,7 +125,8 @@ def loads(text: str, where: str) -> Any:
     except RecursionError:  # a guard behind the depth limit, never expected
         raise YamlLimitError(f"{where}: nested too deeply") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def load_file(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> Any:
