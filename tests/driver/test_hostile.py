@@ -214,3 +214,26 @@ def test_joblist_cannot_expose_the_server_by_accident(tmp_path, server, needle):
     doc = base_doc(tmp_path)
     doc["server"].update(server)
     check_and_dry_run(write(tmp_path, doc), needle)
+
+
+def test_override_values_are_checked_against_the_servers_object_info(tmp_path, comfy_server):
+    """With a server known, each override value must fit the input's type and range from
+    the real /object_info (here our Preview Motion and ComfyUI's own nodes)."""
+    from driver.check import override_problems
+    from driver.client import ComfyClient
+    from driver.joblist import load
+    from driver.workflow import Workflow
+
+    doc = base_doc(tmp_path)
+    doc["overrides"] = {"@action": {"simulate_seconds": -1, "seed": 2.5},
+                        "@clip": {"format": "gif"}, "@size": {"megapixels": 0.3}}
+    job = load(write(tmp_path, doc))
+    info = ComfyClient(f"http://127.0.0.1:{comfy_server.port}").object_info()
+    problems = override_problems(job, Workflow.load(job.workflow), info)
+    assert len(problems) == 3, problems
+    def one(*needles: str) -> bool:
+        return any(all(n in p for n in needles) for p in problems)
+
+    assert one("simulate_seconds", "-1 is below the input's minimum 0")
+    assert one("'seed'", "2.5 is not a whole number")
+    assert one("'format'", "'gif' is not one of the input's choices")
