@@ -60,8 +60,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def cmd_process(args: argparse.Namespace) -> int:
+    from comfy_nodes.core.imagefile import check_regular
     from driver.process import process
 
+    check_regular(args.clip, "clip")  # a FIFO or device would block the decoder for ever
     if args.cell_height < 8 or args.max_width < 8:
         raise UsageError("--cell-height and --max-width must be at least 8 pixels")
     if args.max_width > 16383:

@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -30,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from comfy_nodes.core.safeyaml import YamlLimitError, load_file
 from service.embedded import default_embedded
 
 Placement = Literal["resident", "streaming", "phased", "auto", "none"]
@@ -124,12 +124,10 @@ def defaults() -> dict[str, Any]:
 
 
 def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load(path.read_text())
-    except OSError as e:
-        raise ConfigError(f"cannot read config file {path}: {e.strerror}") from None
-    except yaml.YAMLError as e:
-        raise ConfigError(f"config file {path} is not valid YAML: {e}") from None
+    try:  # a small regular file; YAML without aliases, deep nesting or duplicate keys
+        data = load_file(path, "config file")
+    except YamlLimitError as e:
+        raise ConfigError(str(e)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -39,7 +39,7 @@ def check_regular(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> os.stat
         raise ImageFileError(f"{what} {path} is a folder, not an image file")
     if not stat.S_ISREG(st.st_mode):
         raise ImageFileError(f"{what} {path} is not a regular file (a pipe or a device?): "
-                             "give an image file")
+                             "give a file")
     if st.st_size > limit:
         raise ImageFileError(f"{what} {path} is {st.st_size / 2**20:.0f} MiB; the limit is "
                              f"{limit / 2**20:.0f} MiB")

@@ -130,4 +130,4 @@ def loads(text: str, where: str) -> Any:
 
 
 def load_file(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> Any:
-    return loads(read_limited(path, what, limit), str(path))
+    return loads(read_limited(path, what, limit), f"{what} {path}")

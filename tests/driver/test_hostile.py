@@ -237,3 +237,29 @@ def test_override_values_are_checked_against_the_servers_object_info(tmp_path, c
     assert one("simulate_seconds", "-1 is below the input's minimum 0")
     assert one("'seed'", "2.5 is not a whole number")
     assert one("'format'", "'gif' is not one of the input's choices")
+
+
+# ------------------------------------------------- the other files we read ---
+
+def test_workflow_that_is_a_fifo_or_too_deep_is_refused(tmp_path):
+    doc = base_doc(tmp_path)
+    os.mkfifo(tmp_path / "fifo.json")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    for name, needle in (("fifo.json", "not a regular file"), ("deep.json", "nested")):
+        doc["workflow"] = name
+        res = run_bounded("check", str(write(tmp_path, doc)))
+        assert_clean(res, name, needle)
+
+
+def test_recipe_file_and_clip_of_driver_process(tmp_path):
+    os.mkfifo(tmp_path / "clip.mp4")
+    (tmp_path / "r.yaml").write_text("a: &x [1]\nb: *x\n")
+    res = run_bounded("process", str(tmp_path / "clip.mp4"), "--action", "idle", "--out",
+                      str(tmp_path / "o"))
+    assert_clean(res, "clip.mp4", "not a regular file")
+    (tmp_path / "clip.mp4").unlink()
+    (tmp_path / "clip.mp4").write_bytes(b"not a clip")  # the recipes fail first
+    res = run_bounded("process", str(tmp_path / "clip.mp4"), "--action", "idle", "--out",
+                      str(tmp_path / "o"), "--recipes", str(tmp_path / "r.yaml"))
+    assert_clean(res, "recipe file", "anchors")
+    assert not (tmp_path / "o").exists()

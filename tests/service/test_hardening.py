@@ -81,3 +81,12 @@ def test_foreign_process_named_by_the_state_is_left_alone(spot, foreign, verb):
     time.sleep(0.3)  # a signal, had one been sent, has been delivered by now
     assert foreign.poll() is None  # still alive: no SIGTERM, SIGKILL or SIGUSR1 reached it
     assert (spot.state_dir / f"comfyui-{spot.port}.json").exists()
+
+
+def test_config_file_with_aliases_or_duplicates_is_refused(tmp_path):
+    for text, needle in (("a: &x 8188\nport: *x\n", "anchors"),
+                         ("port: 1\nport: 2\n", "duplicate key 'port' on lines 1 and 2")):
+        cfg = tmp_path / "service.yaml"
+        cfg.write_text(text)
+        res = run_cli("service", "status", "--config", str(cfg))
+        assert res.code == Exit.CONFIG and needle in res.err and "Traceback" not in res.err
