@@ -53,10 +53,10 @@ def tmpfs(tmp_path):
         subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
 
 
-def _popen_batch(ws, *args: str) -> subprocess.Popen:
+def _popen_batch(ws, *args: str, env: dict | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "driver", "batch", str(ws.joblist), *args],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **ws.env()})
+                            env={**os.environ, **ws.env(), **(env or {})})
 
 
 def test_precheck_on_a_full_disk_writes_nothing(workspace, tmpfs):
@@ -68,29 +68,84 @@ def test_precheck_on_a_full_disk_writes_nothing(workspace, tmpfs):
     workspace.write()
 
 
-def test_disk_full_mid_batch_stops_cleanly_and_resumes(workspace, tmpfs):
+INJECTOR = """
+import errno, os
+_flag = os.environ.get("H3SPRITE_TEST_ENOSPC")
+if _flag:
+    _root, _fsync = os.path.dirname(_flag), os.fsync
+
+    def _full_fsync(fd):  # every file we write under the disk folder ends with an fsync
+        try:
+            path = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            path = ""
+        if os.path.exists(_flag) and path.startswith(_root + os.sep):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return _fsync(fd)
+
+    os.fsync = _full_fsync
+"""
+
+
+class FullDisk:
+    """A disk we can fill mid-run: a 300 MB tmpfs where root may mount one, else a folder
+    whose writes fail with ENOSPC once a flag file exists (an injected fsync, loaded into
+    the driver through sitecustomize)."""
+
+    def __init__(self, tmp_path: Path, mount):
+        self.env: dict[str, str] = {}
+        self.root = mount("300m") if mount else tmp_path / "disk"
+        self.filler = self.root / "filler"
+        if not mount:
+            self.root.mkdir()
+            site = tmp_path / "site"
+            site.mkdir()
+            (site / "sitecustomize.py").write_text(INJECTOR)
+            self.env = {"PYTHONPATH": os.pathsep.join([str(site), str(REPO)]),
+                        "H3SPRITE_TEST_ENOSPC": str(self.filler)}
+
+    def fill(self) -> None:
+        if self.env:
+            self.filler.write_bytes(b"")
+            return
+        with open(self.filler, "wb") as f:  # to the last block
+            try:
+                while True:
+                    f.write(b"\0" * 2**20)
+                    f.flush()
+            except OSError as e:
+                assert e.errno == errno.ENOSPC
+
+    def free(self) -> None:
+        self.filler.unlink()
+
+
+@pytest.fixture
+def full_disk(tmp_path, tmpfs):
+    if os.environ.get("H3SPRITE_TEST_INJECT_ENOSPC"):
+        return FullDisk(tmp_path, None)
+    try:
+        return FullDisk(tmp_path, tmpfs)
+    except pytest.skip.Exception:
+        return FullDisk(tmp_path, None)
+
+
+def test_disk_full_mid_batch_stops_cleanly_and_resumes(workspace, full_disk):
     """The disk fills after the first sheet: one line naming the path, the free space and
     the need; the summary is printed; nothing is left `running`; no temporary file stays;
     after space is freed the rerun finishes the rest without redoing the first."""
-    disk = tmpfs("300m")
+    disk = full_disk.root
     out, work = disk / "out", disk / "work"
     workspace.write(out=str(out), work=str(work), overrides=SLOW)
     (work / "hero_idle").mkdir(parents=True)
     (work / "hero_idle" / ".clip.mp4.999999.part").write_bytes(b"left by a killed run")
-    proc = _popen_batch(workspace, "--chars", "hero")
+    proc = _popen_batch(workspace, "--chars", "hero", env=full_disk.env)
     deadline = time.monotonic() + 180
     while not list(out.glob("*/*.webp")) and time.monotonic() < deadline:
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.1)
     assert not _temp_files(work), "the old .part was not swept at the start"
-    filler = disk / "filler"
-    with open(filler, "wb") as f:  # fill the disk to the last block
-        try:
-            while True:
-                f.write(b"\0" * 2**20)
-                f.flush()
-        except OSError as e:
-            assert e.errno == errno.ENOSPC
+    full_disk.fill()
     stdout, stderr = proc.communicate(timeout=240)
     assert proc.returncode == 1, stderr + stdout
     assert "Traceback" not in stderr and "internal error" not in stderr
@@ -99,7 +154,7 @@ def test_disk_full_mid_batch_stops_cleanly_and_resumes(workspace, tmpfs):
     assert str(disk) in full[0] and "MiB free" in full[0] and "MiB needed" in full[0]
     assert "done 1," in stdout and "stopped early: disk full" in stdout
     assert _temp_files(out, work) == []
-    filler.unlink()
+    full_disk.free()
     assert "running" not in {s for s, _ in _rows(out / "h3sprite.sqlite").values()}
     res = workspace.batch("--chars", "hero")
     assert res.code == 0, res.err + res.out
