@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import re
 import shutil
 import sqlite3
 from pathlib import Path
 
+import psutil
+
 MIB = 2**20
 START_NEED = 64 * MIB  # the log, the database and one sheet
 PER_JOB_NEED = 20 * MIB  # clips ~2-10 MB, sheets ~1 MB, logs
 BASE_NEED = 200 * MIB
-TEMP_NAME = re.compile(r"^\..+\.\d+\.(tmp|part)$")
+TEMP_NAME = re.compile(r"^\..+\.(\d+)\.(tmp|part)$")  # .<name>.<pid of the writer>.tmp
 
 
 class DiskFull(ValueError):
@@ -65,13 +68,17 @@ def require(where: Path, need: int) -> None:
 
 
 def sweep(*folders: Path) -> int:
-    """Remove the temporary files a killed or failed run left in these folders."""
+    """Remove the temporary files a killed or failed run left in these folders (not those
+    of a writer that is still alive: another driver may be writing beside us)."""
     removed = 0
     for folder in folders:
         if not folder.is_dir():
             continue
         for p in folder.rglob(".*"):
-            if TEMP_NAME.match(p.name) and p.is_file() and not p.is_symlink():
+            m = TEMP_NAME.match(p.name)
+            if m and int(m.group(1)) != os.getpid() and psutil.pid_exists(int(m.group(1))):
+                continue
+            if m and p.is_file() and not p.is_symlink():
                 p.unlink(missing_ok=True)
                 removed += 1
     return removed

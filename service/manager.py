@@ -90,11 +90,17 @@ def write_state(cfg: ServiceConfig, state: dict[str, Any]) -> None:
     path = state_path(cfg)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w") as f:
-        json.dump(state, f, indent=2, default=str)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w") as f:
+            json.dump(state, f, indent=2, default=str)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:  # a full disk: no temporary file left, the path named in the line
+        tmp.unlink(missing_ok=True)
+        if e.filename is None:
+            e.filename = str(path)
+        raise
 
 
 def clear_state(cfg: ServiceConfig) -> None:
@@ -239,7 +245,11 @@ def start(cfg: ServiceConfig) -> Result:
         "placement": preset, "detach": detach, "started_at": time.time(),
         "config": json.loads(cfg.model_dump_json()),
     }
-    write_state(cfg, state)
+    try:
+        write_state(cfg, state)
+    except OSError:  # e.g. a full disk: a server nobody recorded must not outlive us
+        terminate_tree(psutil.Process(popen.pid))
+        raise
     api = ComfyHTTP(cfg.base_url, timeout=2.0)
     deadline = time.monotonic() + cfg.start_timeout
     while time.monotonic() < deadline:
