@@ -28,6 +28,7 @@ class Bounded:
     code: int
     err: str
     rss_mb: float
+    seconds: float
 
 
 def run_bounded(*args: str, env: dict | None = None) -> Bounded:
@@ -37,7 +38,8 @@ def run_bounded(*args: str, env: dict | None = None) -> Bounded:
         proc = subprocess.Popen([sys.executable, "-m", "driver", *args], cwd=REPO,
                                 stdout=subprocess.DEVNULL, stderr=err,
                                 env={**os.environ, **(env or {})})
-        deadline = time.monotonic() + TIMEOUT_S
+        t0 = time.monotonic()
+        deadline = t0 + TIMEOUT_S
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
@@ -50,7 +52,10 @@ def run_bounded(*args: str, env: dict | None = None) -> Bounded:
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: Popen must not wait
         err.seek(0)
         text = err.read().decode("utf-8", "replace")
-    return Bounded(proc.returncode, text, usage.ru_maxrss / 1024)
+    res = Bounded(proc.returncode, text, usage.ru_maxrss / 1024, time.monotonic() - t0)
+    print(f"bounds: driver {args[0]}: exit {res.code}, {res.rss_mb:.0f} MB, "
+          f"{res.seconds:.2f} s")  # shown with -s: the numbers behind the promise
+    return res
 
 
 def assert_clean(res: Bounded, *needles: str) -> None:
