@@ -31,28 +31,36 @@ class Bounded:
     seconds: float
 
 
+# Runs `python -m driver` and, at its exit, writes the process's own peak RSS (VmHWM of its
+# memory map, which exec starts afresh) to a file. wait4's ru_maxrss would not do: Linux
+# carries the forking parent's peak (this pytest process, often over 1 GB) into the child.
+PEAK_WRAPPER = """
+import atexit, runpy, sys
+def _peak():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmHWM:'):
+            open(_out, 'w').write(line.split()[1])
+_out = sys.argv[1]
+atexit.register(_peak)
+sys.argv = ['driver', *sys.argv[2:]]
+runpy.run_module('driver', run_name='__main__')
+"""
+
+
 def run_bounded(*args: str, env: dict | None = None) -> Bounded:
-    """`python -m driver args`, with that child's own peak RSS: os.wait4 reports the one
-    child (RUSAGE_CHILDREN would be the maximum over every child this process ever had)."""
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([sys.executable, "-m", "driver", *args], cwd=REPO,
-                                stdout=subprocess.DEVNULL, stderr=err,
-                                env={**os.environ, **(env or {})})
+    """`python -m driver args` with its exit code, stderr, own peak RSS and wall time."""
+    with tempfile.TemporaryDirectory() as tmp:
+        peak = Path(tmp) / "peak_kb"
         t0 = time.monotonic()
-        deadline = t0 + TIMEOUT_S
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                os.wait4(proc.pid, 0)
-                pytest.fail(f"driver {' '.join(args)} hung for {TIMEOUT_S} s")
-            time.sleep(0.02)
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: Popen must not wait
-        err.seek(0)
-        text = err.read().decode("utf-8", "replace")
-    res = Bounded(proc.returncode, text, usage.ru_maxrss / 1024, time.monotonic() - t0)
+        try:
+            proc = subprocess.run([sys.executable, "-c", PEAK_WRAPPER, str(peak), *args],
+                                  cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  env={**os.environ, **(env or {})}, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"driver {' '.join(args)} hung for {TIMEOUT_S} s")
+        seconds = time.monotonic() - t0
+        rss_mb = int(peak.read_text()) / 1024 if peak.exists() else 0.0
+    res = Bounded(proc.returncode, proc.stderr.decode("utf-8", "replace"), rss_mb, seconds)
     print(f"bounds: driver {args[0]}: exit {res.code}, {res.rss_mb:.0f} MB, "
           f"{res.seconds:.2f} s")  # shown with -s: the numbers behind the promise
     return res
