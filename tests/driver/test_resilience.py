@@ -183,6 +183,15 @@ def test_killed_driver_prompt_is_adopted_not_resubmitted(workspace):
     proc.communicate()
     db = workspace.out / "h3sprite.sqlite"
     killed_prompt = _rows(db)["zombie/idle"][1]["inflight"]["prompt_id"]
+    # A dry run over the state a killed run left changes nothing.
+    def tree() -> dict[Path, int]:  # ours: the server's own log grows meanwhile
+        return {p: p.stat().st_mtime_ns for d in (workspace.out, workspace.root / "_work")
+                for p in d.rglob("*")}
+
+    before = tree()
+    plan = workspace.batch("--dry-run", "--chars", "zombie", "--only", "idle")
+    assert plan.code == 0 and "interrupted before" in plan.out, plan.err
+    assert tree() == before
     res = workspace.batch("--chars", "zombie", "--only", "idle")
     assert res.code == 0, res.err + res.out
     assert f"adopting prompt {killed_prompt}" in res.err
