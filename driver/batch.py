@@ -29,7 +29,8 @@ from comfy_nodes.core.sheet import write_atomic
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.video import Clip, ClipError, decode
 from driver import actions as actions_mod
-from driver import reroll, select
+from driver import adopt, disk, reroll, select
+from driver.adopt import Inflight
 from driver.check import check, preflight
 from driver.client import ExecutionFailed, Hung, ServerLost, ValidationFailed, output_files
 from driver.joblist import Loaded
@@ -102,10 +103,11 @@ class Summary:
     post_seconds: list[float] = field(default_factory=list)
     wall: float = 0.0
     restarts: int = 0
+    stopped: str = ""  # why the batch stopped early (a full disk), else ""
 
     @property
     def exit_code(self) -> int:
-        return 1 if self.failed else 0
+        return 1 if self.failed or self.stopped else 0
 
 
 def plan(jobs: list[Job], store: Store, opts: Options) -> list[Planned]:
@@ -147,8 +149,18 @@ class Batch:
         self.summary = Summary()
         self.lock = threading.Lock()
         self.workflow = Workflow.load(loaded.workflow)  # before anything is created
-        self.loaded.out.mkdir(parents=True, exist_ok=True)
-        self.store = Store(self.loaded.out / "h3sprite.sqlite")
+        self.reserve: disk.Reserve | None = None
+        if opts.dry_run:  # issue 10: a dry run writes nothing anywhere
+            self.store = Store(self.loaded.out / "h3sprite.sqlite", read_only=True)
+        else:
+            # issue 10: check the space before creating anything on a possibly full disk;
+            # then sweep the temporary files a killed or failed run left
+            disk.require(self.loaded.out, disk.START_NEED)
+            disk.sweep(self.loaded.out, self.loaded.work)
+            self.loaded.out.mkdir(parents=True, exist_ok=True)
+            self.store = Store(self.loaded.out / "h3sprite.sqlite")
+            self.reserve = disk.Reserve(self.loaded.out)
+        self.disk_full: BaseException | None = None  # set by any thread that hits ENOSPC
         self.server: ServerHandle | None = None
         self.uploaded: dict[str, str] = {}
         self.bar: tqdm | None = None
@@ -196,6 +208,13 @@ class Batch:
 
     # ------------------------------------------------------------------ run ---
     def run(self) -> Summary:
+        try:
+            return self._run()
+        finally:  # issue 10: the space held back for a full disk is ours to give back
+            if self.reserve is not None:
+                self.reserve.release()
+
+    def _run(self) -> Summary:
         problems = check(self.loaded)
         if problems:
             raise StopBatch("\n".join(problems))
@@ -230,6 +249,8 @@ class Batch:
         current: Planned | None = None
         try:
             for p in todo:
+                if self.disk_full is not None:  # a post-processing thread hit a full disk
+                    break
                 current = p
                 self.store.put(p.job.key, fingerprint=p.job.fingerprint,
                                gen_fingerprint=p.job.gen_fingerprint, status="running",
@@ -247,6 +268,10 @@ class Batch:
                 current = None
             for f in pending:
                 f.result()
+        except Exception as e:  # issue 10: a full disk stops the batch, with its summary
+            if not disk.is_full(e):
+                raise
+            self.disk_full = self.disk_full or e
         except KeyboardInterrupt:
             self.say("interrupted: finishing the sheet in progress, then stopping")
             if current is not None:
@@ -259,7 +284,26 @@ class Batch:
                 self.bar = None
         self.summary.wall = time.monotonic() - start
         self.summary.restarts = self.server.restarts if self.server else 0
+        if self.disk_full is not None:
+            self._stop_for_full_disk(self.disk_full, todo)
         return self.summary
+
+    def _stop_for_full_disk(self, e: BaseException, todo: list[Planned]) -> None:
+        """One line naming the path, the free space and the need; jobs left `running` go
+        back to `pending` (the database may be on the full disk too: then the next start
+        sees them as interrupted, which plans the same)."""
+        if self.reserve is not None:
+            self.reserve.release()  # room for the database to record what follows
+        left = [p for p in todo if p.job.key not in self.summary.done]
+        path = getattr(e, "filename", None) or (
+            self.store.path if not isinstance(e, OSError) else None)
+        self.summary.stopped = disk.line(path, disk.need_for(len(left)), self.loaded.out)
+        for p in left:
+            row = self.store.get(p.job.key)
+            if row is not None and row.status == "running":
+                with contextlib.suppress(Exception):
+                    self.store.put(p.job.key, status="pending", error="disk full")
+        self.say(self.summary.stopped)
 
     def _start_server(self, n_generate: int) -> None:
         self.server = ServerHandle(self.loaded.spec.server)
@@ -333,11 +377,17 @@ class Batch:
         ladder: list[str] = []
         attempts, prompt_ids = 0, []
         clip_node = self.workflow.markers()["@clip"][0]
+        adopted = self._adopt_inflight(j, clip_node)  # issue 10: a killed driver's prompt
+        if adopted is not None:
+            return adopted
         while True:
             attempts += 1
             prompt_id = str(uuid.uuid4())
             prompt_ids.append(prompt_id)
             frames = snap_length(seconds)
+            # Recorded before the POST: if we are killed, the next run can find it (adopt.py)
+            self.store.put(j.key, meta=Inflight(prompt_id, self.server.client.client_id,
+                                                j.gen_fingerprint, frames).as_meta())
             try:
                 run = self._run_once(j, prompt_id, self._graph(j, seconds, size, steps))
                 clip = self._fetch_clip(j, run, clip_node, frames)
@@ -379,6 +429,30 @@ class Batch:
                     return self._fail(j, f"bad clip after {attempts} tries: {e}", attempts,
                                       prompt_ids)
                 self.say(f"{j.key}: {e}; trying again")
+
+    def _adopt_inflight(self, j: Job, clip_node: str) -> tuple[Clip, dict] | None:
+        """The prompt an earlier, killed run left on the server for this job, if the server
+        still has it (same prompt id, same client id, same inputs): wait for it and take its
+        clip instead of submitting again. None: submit as usual."""
+        row = self.store.get(j.key)
+        inflight = Inflight.from_meta(row.meta) if row else None
+        if inflight is None or inflight.gen_fingerprint != j.gen_fingerprint:
+            return None
+        try:
+            found = adopt.where(self.server.client, inflight)
+            if found not in (adopt.Where.QUEUED, adopt.Where.DONE):
+                return None
+            self.say(f"{j.key}: adopting prompt {inflight.prompt_id} of an earlier run "
+                     f"({found.value} on the server) instead of submitting it again")
+            run = self._await_known(inflight.prompt_id)
+            if run is None:
+                return None
+            clip = self._fetch_clip(j, run, clip_node, inflight.frames)
+        except (ServerLost, ClipError, ExecutionFailed, requests.RequestException) as e:
+            self.say(f"{j.key}: could not adopt the earlier prompt ({e}); submitting again")
+            return None
+        return clip, {"attempts": 1, "prompt_ids": [inflight.prompt_id], "ladder": [],
+                      "adopted": True}
 
     def _fetch_clip(self, j: Job, run, clip_node: str, frames: int) -> Clip:
         """Download the @clip node's file atomically and check its frame count."""
@@ -497,6 +571,9 @@ class Batch:
             self.say(f"done {j.key}: generation {gen_s}, post {post_s:.2f} s, {grade}, "
                      f"QC {flags}, retries {retries}{ladder}")
         except Exception as e:  # a post-processing fault fails this job, not the batch
+            if disk.is_full(e):  # ...but a full disk stops the batch (issue 10)
+                self.disk_full = self.disk_full or e
+                return
             log.exception("post-processing %s", j.key)
             self._fail(j, f"post-processing: {e}", gen.get("attempts", 0),
                        gen.get("prompt_ids", []))
@@ -520,6 +597,8 @@ class Batch:
 def summary_lines(s: Summary) -> list[str]:
     lines = [f"done {len(s.done)}, skipped {len(s.skipped)}, failed {len(s.failed)}"
              f"{f', server restarts {s.restarts}' if s.restarts else ''}"]
+    if s.stopped:
+        lines.append(f"  stopped early: {s.stopped}")
     for key, why in s.failed:
         lines.append(f"  failed {key}: {why}")
     reasons: dict[str, int] = {}
@@ -539,7 +618,8 @@ def log_to_file(out: Path) -> Path:
     folder = out / "_logs"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"batch-{timestamp()}-{os.getpid()}.log"
-    handler = logging.FileHandler(path, encoding="utf-8")  # flushed on every record
+    # flushed on every record; quiet (no traceback per record) when its disk fills up
+    handler = disk.QuietFileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)

@@ -135,12 +135,18 @@ class ComfyClient:
         resp.raise_for_status()
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(f".{dest.name}.{os.getpid()}.part")
-        with open(tmp, "wb") as f:
-            for chunk in resp.iter_content(1 << 20):
-                f.write(chunk)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, dest)
+        try:
+            with open(tmp, "wb") as f:
+                for chunk in resp.iter_content(1 << 20):
+                    f.write(chunk)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, dest)
+        except OSError as e:  # e.g. a full disk: no .part left behind, the path named
+            tmp.unlink(missing_ok=True)
+            if e.filename is None:
+                e.filename = str(dest)
+            raise
         return dest
 
     # -- one prompt --------------------------------------------------------------

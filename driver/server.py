@@ -29,7 +29,8 @@ class ServerHandle:
         self.managed = spec.embedded
         self.cfg = None
         if self.managed:
-            flags: dict[str, Any] = {"port": spec.port}
+            flags: dict[str, Any] = {"port": spec.port, "host": spec.host,
+                                     "allow_remote": spec.allow_remote}
             if spec.comfy_args:
                 flags["extra_args"] = spec.comfy_args
             self.cfg = resolve(flags)

@@ -42,9 +42,20 @@ class JobRow:
 
 
 class Store:
-    def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, path: Path, read_only: bool = False):
         self.path = path
+        if read_only:
+            # --dry-run / status write nothing: an existing file is opened immutable (not even
+            # a -wal or -shm file appears), a missing one is an empty in-memory table.
+            # With a -wal file left (a killed run), mode=ro reads it and creates nothing.
+            wal = path.with_name(path.name + "-wal").exists()
+            uri = (f"{path.resolve().as_uri()}?{'mode=ro' if wal else 'immutable=1'}"
+                   if path.is_file() else ":memory:")
+            self.db = sqlite3.connect(uri, uri=uri != ":memory:", check_same_thread=False)
+            if uri == ":memory:":
+                self.db.executescript(SCHEMA)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # a finished job survives a power cut

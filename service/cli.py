@@ -29,6 +29,9 @@ def _common(after_verb: bool) -> argparse.ArgumentParser:
     common.add_argument("--python", type=Path, help="python of ComfyUI's environment")
     common.add_argument("--host", help="address to bind (default 127.0.0.1)")
     common.add_argument("--port", type=int, help="port (default 8188)")
+    common.add_argument("--allow-remote", action="store_true", default=None,
+                        help="allow a --host other than loopback (the server is then reachable "
+                             "from the network)")
     common.add_argument("--state-dir", type=Path, help="where state and logs go")
     common.add_argument("-v", "--verbose", action="store_true")
     return common
@@ -107,7 +110,7 @@ def _h3_parsers(sub, common: argparse.ArgumentParser) -> None:
 def _config(args: argparse.Namespace):
     flags = {
         "comfyui": args.comfyui, "python": args.python, "host": args.host, "port": args.port,
-        "state_dir": args.state_dir,
+        "state_dir": args.state_dir, "allow_remote": args.allow_remote,
         "placement": getattr(args, "placement", None),
         "model_gb": getattr(args, "model_gb", None),
         "start_timeout": getattr(args, "start_timeout", None),

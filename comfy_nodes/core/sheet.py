@@ -172,11 +172,17 @@ def encode_png(rgba: np.ndarray) -> bytes:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write beside, then rename: a reader never sees half a file."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:  # a full disk leaves no half-written temporary file behind
+        tmp.unlink(missing_ok=True)
+        if e.filename is None:
+            e.filename = str(path)
+        raise
 
 
 def json_bytes(doc: dict) -> bytes:

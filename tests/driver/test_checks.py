@@ -124,7 +124,7 @@ def test_empty_and_truncated_model_files_are_named(tmp_path):
     0-byte model file, a truncated download and a file that is not safetensors at all each
     get one line naming the file, from check and batch alike, before any server starts.
     Whole and absent files get none."""
-    path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"))
+    path = _joblist(tmp_path, workflow=str(REPO / "api_workflows" / "h3_sprite.json"))
     models = tmp_path / "base" / "models"
     for folder in ("diffusion_models", "vae", "loras"):
         (models / folder).mkdir(parents=True)
@@ -155,7 +155,7 @@ def test_empty_and_truncated_model_files_are_named(tmp_path):
 
 def test_model_files_of_a_url_server_are_not_guessed(tmp_path):
     """For someone else's server (a URL) the local folders say nothing about its files."""
-    path = _joblist(tmp_path, workflow=str(REPO / "workflows" / "h3_sprite.json"),
+    path = _joblist(tmp_path, workflow=str(REPO / "api_workflows" / "h3_sprite.json"),
                     server={"url": "http://127.0.0.1:9",
                             "comfy_args": ["--base-directory", str(tmp_path / "base")]})
     (tmp_path / "base" / "models" / "vae").mkdir(parents=True)
