@@ -252,9 +252,10 @@ class Batch:
                 if self.disk_full is not None:  # a post-processing thread hit a full disk
                     break
                 current = p
+                prev = self.store.get(p.job.key)  # keep its meta: a killed run's prompt is there
                 self.store.put(p.job.key, fingerprint=p.job.fingerprint,
                                gen_fingerprint=p.job.gen_fingerprint, status="running",
-                               meta={"inputs": p.job.inputs})
+                               meta={**(prev.meta if prev else {}), "inputs": p.job.inputs})
                 if p.generate:
                     self._maybe_restart()
                     clip, gen = self._generate(p.job)
