@@ -11,6 +11,7 @@ This module wires them: check, plan, start the servers, run, summarise.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from comfy_nodes.core.util import unique_path
 from comfy_nodes.core.video import decode
-from driver import reroll, select
+from driver import disk, reroll, select
 from driver.check import check, preflight
 from driver.client import ServerLost
 from driver.dispatch import Dispatch
@@ -51,8 +52,18 @@ class Batch:
         self.summary = Summary()
         self.progress = Progress(opts.quiet)
         self.workflow = Workflow.load(loaded.workflow)  # before anything is created
-        self.loaded.out.mkdir(parents=True, exist_ok=True)
-        self.store = Store(self.loaded.out / "h3sprite.sqlite")
+        self.reserve: disk.Reserve | None = None
+        db = self.loaded.out / "h3sprite.sqlite"
+        if opts.dry_run:  # issue 10: a dry run writes nothing anywhere
+            self.store = Store(db, read_only=True)
+        else:
+            # issue 10: check the space before creating anything on a possibly full disk;
+            # then sweep the temporary files a killed or failed run left
+            disk.require(self.loaded.out, disk.START_NEED)
+            disk.sweep(self.loaded.out, self.loaded.work)
+            self.loaded.out.mkdir(parents=True, exist_ok=True)
+            self.store = Store(db)
+            self.reserve = disk.Reserve(self.loaded.out)
         self.post = Post(loaded, self.store, self.summary, self.progress)
         self.generators: list[Generator] = []
         self.rerolls: list[reroll.Draw] = []  # drawn by --reroll, recorded when not a dry run
@@ -91,6 +102,13 @@ class Batch:
 
     # ------------------------------------------------------------------ run ---
     def run(self) -> Summary:
+        try:
+            return self._run()
+        finally:  # issue 10: the space held back for a full disk is ours to give back
+            if self.reserve is not None:
+                self.reserve.release()
+
+    def _run(self) -> Summary:
         problems = check(self.loaded)
         if problems:
             raise StopBatch("\n".join(problems))
@@ -123,14 +141,19 @@ class Batch:
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="post")
         try:
             for p in todo:
+                if self.post.disk_full is not None:  # the post thread met a full disk
+                    break
                 if not p.generate:
                     self.store.put(p.job.key, fingerprint=p.job.fingerprint,
                                    gen_fingerprint=p.job.gen_fingerprint, parts=p.job.parts,
                                    status=Status.RUNNING)
                     pool.submit(self._post_reused, p)
-            if to_generate:
+            if to_generate and self.post.disk_full is None:
                 Dispatch(self.generators, self.store, self.post, self.progress, self.summary,
                          pool).run(to_generate)
+        except Exception as e:  # issue 10: a full disk stops the batch, with its summary
+            if not self.post.disk_is_full(e):
+                raise
         except KeyboardInterrupt:
             self.say("interrupted: finishing the sheet in progress, then stopping")
             raise  # the finally below lets the sheet in progress finish
@@ -139,7 +162,27 @@ class Batch:
             self.progress.close()
         self.summary.wall = time.monotonic() - start
         self.summary.restarts = sum(g.server.restarts for g in self.generators)
+        if self.post.disk_full is not None:
+            self._stop_for_full_disk(self.post.disk_full, todo)
         return self.summary
+
+    def _stop_for_full_disk(self, e: BaseException, todo: list[Planned]) -> None:
+        """One line naming the path, the free space and the need; jobs left `running` (on
+        any server, or between generation and post) go back to `pending` (the database may
+        be on the full disk too: then the next start sees them as interrupted, which plans
+        the same). Their in-flight prompt stays recorded for the next run to look for."""
+        if self.reserve is not None:
+            self.reserve.release()  # room for the database to record what follows
+        left = [p for p in todo if p.job.key not in self.summary.done]
+        path = getattr(e, "filename", None) or (
+            self.store.path if not isinstance(e, OSError) else None)
+        self.summary.stopped = disk.line(path, disk.need_for(len(left)), self.loaded.out)
+        for p in left:
+            row = self.store.get(p.job.key)
+            if row is not None and row.status == Status.RUNNING:
+                with contextlib.suppress(Exception):
+                    self.store.put(p.job.key, status=Status.PENDING, error="disk full")
+        self.say(self.summary.stopped)
 
     def _post_reused(self, p: Planned) -> None:
         self.post.process(p.job, decode(p.job.clip_path), Generated("", reused=True))
@@ -180,12 +223,14 @@ class Batch:
             self.say(server.before_video(spec.before_video))
         except (ServerUnavailable, ServerLost) as e:
             return str(e)
-        return Generator(server, self.workflow, self.loaded.spec.overrides, self.say)
+        return Generator(server, self.workflow, self.loaded.spec.overrides, self.say,
+                         store=self.store)
 
 
 def log_to_file(out: Path) -> Path:
     path = unique_path(out / "_logs", f"batch-{timestamp()}", ".log")
-    handler = logging.FileHandler(path, encoding="utf-8")  # flushed on every record
+    # flushed on every record; quiet (no traceback per record) when its disk fills up
+    handler = disk.QuietFileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)

@@ -75,8 +75,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def cmd_process(args: argparse.Namespace) -> int:
     from comfy_nodes.core.export import ImageFormat, parse_formats
+    from comfy_nodes.core.imagefile import check_regular
     from driver.process import process
 
+    check_regular(args.clip, "clip")  # a FIFO or device would block the decoder for ever
     if args.cell_height < 8 or args.max_width < 8:
         raise UsageError("--cell-height and --max-width must be at least 8 pixels")
     if args.max_width > 16383:
@@ -118,7 +120,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     problems = check(load(args.joblist))
     for p in problems:
-        print(f"driver check: {p}", file=sys.stderr)
+        print(f"driver check: {p if len(p) <= 500 else p[:500] + '...'}", file=sys.stderr)
     if problems:
         return Exit.FAILED
     print(f"{args.joblist}: ok")
@@ -136,7 +138,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"driver status: no batch has run for {args.joblist} yet ({db} is missing)",
               file=sys.stderr)
         return Exit.FAILED
-    store = Store(db)
+    store = Store(db, read_only=True)  # status writes nothing
     rows = status_rows(loaded, store)
     store.close()
     if args.json:
@@ -210,8 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb == "batch":
             return cmd_batch(args)
     except (ClipError, RecipeError, UsageError, ValueError) as e:
-        for line in str(e).splitlines():
-            print(f"driver {args.verb}: {line}", file=sys.stderr)
+        for line in str(e).splitlines():  # a user's value never makes a line unbounded
+            print(f"driver {args.verb}: {line if len(line) <= 500 else line[:500] + '...'}",
+                  file=sys.stderr)
         return Exit.FAILED
     except OSError as e:
         print(f"driver {args.verb}: {e.strerror}: {e.filename}", file=sys.stderr)

@@ -23,11 +23,14 @@ from comfy_nodes.core.greenscreen import load_portrait, prepare_first_frame
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.util import atomic_write
 from comfy_nodes.core.video import Clip, ClipError, decode
+from driver import adopt
+from driver.adopt import Inflight
 from driver.client import ExecutionFailed, Hung, Run, ServerLost, ValidationFailed, output_files
 from driver.jobs import Job, sha256_file
 from driver.ladder import next_rung
 from driver.outputs import new_folder
 from driver.server import ServerHandle, ServerUnavailable
+from driver.store import Store
 from driver.workflow import Workflow
 
 log = logging.getLogger("driver.generate")
@@ -73,8 +76,9 @@ OnEvent = Callable[[str, dict], None]
 
 class Generator:
     def __init__(self, server: ServerHandle, workflow: Workflow,
-                 overrides: dict[str, dict[str, Any]], say: Say):
+                 overrides: dict[str, dict[str, Any]], say: Say, store: Store | None = None):
         self.server = server
+        self.store = store  # where each prompt is recorded before it is sent (adopt.py)
         self.spec = server.spec
         self.workflow = workflow
         self.overrides = overrides
@@ -156,11 +160,17 @@ class Generator:
         seconds, size, steps = j.recipe.seconds, j.size, None
         res = Generated(self.name)
         clip_node = self.workflow.markers()["@clip"][0]
+        if self._adopt_inflight(j, clip_node, res):  # a killed driver's prompt, still there
+            return res
         while True:
             res.attempts += 1
             prompt_id = str(uuid.uuid4())
             res.prompt_ids.append(prompt_id)
             frames = snap_length(seconds)
+            if self.store is not None:  # before the POST: if we are killed, the next run finds it
+                self.store.put(j.key, meta=Inflight(
+                    prompt_id, self.server.client.client_id, j.gen_fingerprint, frames,
+                    self.name).as_meta())
             try:
                 run = self._run_once(j, prompt_id, self._graph(j, seconds, size, steps))
                 res.clip = self._fetch_clip(j, run, clip_node, frames)
@@ -201,6 +211,36 @@ class Generator:
                 self.say(f"{j.key}: {e}; trying again")
             finally:
                 self.prompt_id = None
+
+    def _adopt_inflight(self, j: Job, clip_node: str, res: Generated) -> bool:
+        """The prompt an earlier, killed run sent this job to this server, if the server
+        still has it (same prompt id, client id and inputs): wait for it and take its clip
+        instead of submitting again. False: submit as usual."""
+        row = self.store.get(j.key) if self.store is not None else None
+        inflight = Inflight.from_meta(row.meta) if row else None
+        if (inflight is None or inflight.gen_fingerprint != j.gen_fingerprint
+                or inflight.server != self.name):
+            return False
+        client = self.server.client
+        try:
+            found = adopt.where(client, inflight)
+            if found not in (adopt.Where.QUEUED, adopt.Where.DONE):
+                return False
+            self.say(f"{j.key}: adopting prompt {inflight.prompt_id} of an earlier run "
+                     f"({found.value} on {self.name}) instead of submitting it again")
+            self.prompt_id = inflight.prompt_id  # interrupt() reaches it
+            run = client.wait_history(inflight.prompt_id, self.spec.hang_seconds)
+            if run is None:  # failed, or still not done: it must not run beside a resubmission
+                client.interrupt(inflight.prompt_id)
+                return False
+            res.clip = self._fetch_clip(j, run, clip_node, inflight.frames)
+        except (ServerLost, ClipError, ExecutionFailed, requests.RequestException) as e:
+            self.say(f"{j.key}: could not adopt the earlier prompt ({e}); submitting again")
+            return False
+        finally:
+            self.prompt_id = None
+        res.attempts, res.prompt_ids, res.adopted = 1, [inflight.prompt_id], True
+        return True
 
     def _fail(self, res: Generated, reason: str, server_lost: bool = False) -> Generated:
         res.error, res.server_lost = reason, server_lost

@@ -28,15 +28,36 @@ and file names, so they must be plain names.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from comfy_nodes.core.names import safe_name
 from comfy_nodes.core.recipes import DEFAULT_RECIPES, Recipe, RecipeError, merge
-from comfy_nodes.core.snap import snap_size
+from comfy_nodes.core.safeyaml import (
+    LimitedLoader,
+    YamlLimitError,
+    load_file,
+    loads,
+    read_limited,
+    short,
+)
+from comfy_nodes.core.snap import MAX_SHORT_EDGE, snap_size
+from service.config import OWN_FLAGS, is_loopback
+
+# H3's native canvas: a 768-px short edge, at most 768x1344 (COMFYUI.md, the template).
+MAX_LONG_EDGE = 1344
+MAX_OVERRIDE_TEXT = 10_000  # characters of one override value (a prompt is a few hundred)
 
 DEFAULT_PROMPTS = {
     "idle": "{wording}, standing idle and breathing, full body, side view, plain green "
@@ -64,6 +85,8 @@ class Strict(BaseModel):
 
 class ServerSpec(Strict):
     url: str = "embedded"
+    host: str = "127.0.0.1"  # where the embedded server binds; see allow_remote
+    allow_remote: bool = False  # a non-loopback host must be asked for explicitly
     port: int = Field(8188, ge=1, le=65535)
     start: bool = True  # start the embedded server when it is not running
     before_video: Literal["restart", "switch", "none"] = "switch"
@@ -75,13 +98,33 @@ class ServerSpec(Strict):
     gpu: int | None = Field(None, ge=0, description="embedded: the GPU it sees "
                                                     "(CUDA_VISIBLE_DEVICES)")
 
+    @field_validator("comfy_args")
+    @classmethod
+    def _no_own_flags(cls, v: list[str]) -> list[str]:
+        for arg in v:  # a --listen here would expose the server behind our back (issue 10)
+            flag = arg.split("=", 1)[0]
+            if flag in OWN_FLAGS:
+                raise ValueError(f"{flag} is not allowed in comfy_args: set "
+                                 f"server.{OWN_FLAGS[flag]} instead")
+        return v
+
+    @model_validator(mode="after")
+    def _remote_is_explicit(self) -> ServerSpec:
+        if not is_loopback(self.host) and not self.allow_remote:
+            raise ValueError(f"server.host {self.host} is reachable from the network: add "
+                             "server.allow_remote: true if you mean it, else use 127.0.0.1")
+        return self
+
     @property
     def embedded(self) -> bool:
         return self.url == "embedded"
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}" if self.embedded else self.url.rstrip("/")
+        if not self.embedded:
+            return self.url.rstrip("/")
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+        return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
 
 class SizeSpec(Strict):
@@ -94,8 +137,14 @@ class SizeSpec(Strict):
             w, h = self.canvas
             if w % 32 or h % 32 or w <= 0 or h <= 0:
                 raise ValueError(f"canvas {w}x{h} must be positive multiples of 32")
-            return w, h
-        return snap_size(self.megapixels, self.aspect)
+        else:
+            w, h = snap_size(self.megapixels, self.aspect)
+        if min(w, h) > MAX_SHORT_EDGE or max(w, h) > MAX_LONG_EDGE:
+            what = "canvas" if self.canvas else f"size {self.megapixels} MP at {self.aspect}"
+            raise ValueError(f"{what} gives {w}x{h}; H3 takes at most a {MAX_SHORT_EDGE}-px "
+                             f"short edge and {MAX_SHORT_EDGE}x{MAX_LONG_EDGE}: choose a "
+                             "smaller one")
+        return w, h
 
 
 class SeedSpec(Strict):
@@ -116,6 +165,13 @@ class CharacterSpec(Strict):
     recipes: dict[str, dict[str, Any]] = Field(default_factory=dict)
     seed: int | None = None
     loop_closure: LoopClosure | None = None  # None: the joblist's setting
+
+    @field_validator("actions")
+    @classmethod
+    def _actions(cls, v: list[str] | None) -> list[str] | None:
+        for a in v or []:  # they become file names too (issue 10: was unchecked here)
+            safe_name(a, "action")
+        return v
 
 
 class Joblist(Strict):
@@ -148,6 +204,27 @@ class Joblist(Strict):
         from comfy_nodes.core.export import parse_formats
 
         return [f.value for f in parse_formats(v, "formats")]
+
+    @field_validator("overrides")
+    @classmethod
+    def _overrides(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """Only scalars, finite numbers and bounded text go into a graph's inputs: a list or
+        mapping would replace a link, NaN passes ComfyUI's min/max checks."""
+        for target, values in v.items():
+            for name, value in values.items():
+                where = f"{short(target, 40)}.{short(name, 40)}"
+                if isinstance(value, bool) or value is None:
+                    if value is None:
+                        raise ValueError(f"{where} is empty: give a value")
+                elif isinstance(value, float) and not math.isfinite(value):
+                    raise ValueError(f"{where} is {value}: give a finite number")
+                elif isinstance(value, str) and len(value) > MAX_OVERRIDE_TEXT:
+                    raise ValueError(f"{where} is {len(value)} characters long; the limit "
+                                     f"is {MAX_OVERRIDE_TEXT}")
+                elif not isinstance(value, (int, float, str)):
+                    raise ValueError(f"{where} must be a number, text or true/false, not "
+                                     f"a {type(value).__name__} (links cannot be overridden)")
+        return v
 
     @field_validator("characters")
     @classmethod
@@ -214,11 +291,9 @@ class Loaded:
         if self.spec.wording_file is not None:
             wf = self._abs(self.spec.wording_file)
             try:
-                data = yaml.safe_load(wf.read_text())
-            except OSError as e:
-                raise JoblistError(f"{self.path}: wording_file {wf}: {e.strerror}") from None
-            except yaml.YAMLError as e:
-                raise JoblistError(f"wording file {wf} is not valid YAML: {e}") from None
+                data = load_file(wf, "wording_file")
+            except YamlLimitError as e:
+                raise JoblistError(f"{self.path}: {e}") from None
             if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
                 raise JoblistError(f"wording file {wf} must map wording keys to text")
             return {str(k): v for k, v in data.items()}
@@ -240,8 +315,10 @@ class Loaded:
         except RecipeError as e:
             raise JoblistError(str(e)) from None
         if action not in table:
-            raise JoblistError(f"{self.path}: action {action!r} has no recipe: known "
-                               f"{', '.join(sorted(table))}; add it under recipes")
+            known = ", ".join(sorted(table))
+            raise JoblistError(f"{self.path}: action {short(action)} has no recipe: known "
+                               f"{known if len(known) < 200 else known[:200] + '...'}; add "
+                               "it under recipes")
         return table[action]
 
     def prompt(self, cid: str, action: str) -> str:
@@ -277,8 +354,8 @@ class Loaded:
 def _line_of(text: str, loc: tuple) -> int | None:
     """Best-effort line of a key path in the YAML text (for error messages)."""
     try:
-        node = yaml.compose(text)
-    except yaml.YAMLError:
+        node = yaml.compose(text, Loader=LimitedLoader)
+    except (yaml.YAMLError, RecursionError):
         return None
     for key in loc:
         if isinstance(node, yaml.MappingNode):
@@ -325,16 +402,10 @@ def _suggest(key: str, parent: tuple) -> str:
 def load(path: Path) -> Loaded:
     path = Path(path)
     try:
-        text = path.read_text()
-    except OSError as e:
-        raise JoblistError(f"cannot read joblist {path}: {e.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark else ""
-        raise JoblistError(f"{path}{where}: not valid YAML: "
-                           f"{getattr(e, 'problem', None) or e}") from None
+        text = read_limited(path, "joblist")
+        data = loads(text, str(path))
+    except YamlLimitError as e:
+        raise JoblistError(str(e)) from None
     if not isinstance(data, dict):
         raise JoblistError(f"{path}: a joblist is a mapping (server, workflow, characters, "
                            "actions, ...)")
@@ -347,8 +418,8 @@ def load(path: Path) -> Loaded:
         for err in errors[:5]:
             loc = tuple(err["loc"])
             line = _line_of(text, loc)
-            key = ".".join(str(p) for p in loc) or "(top)"
-            msg = err["msg"]
+            key = ".".join(str(p)[:64] for p in loc) or "(top)"
+            msg = err["msg"][:300]
             if err["type"] == "extra_forbidden":
                 msg = "unknown key" + _suggest(str(loc[-1]), loc[:-1])
             lines.append(f"{path}{':' + str(line) if line else ''}: {key}: {msg}")

@@ -7,8 +7,6 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image
-
 from comfy_nodes.core.export import (
     DEFAULT_FORMATS,
     Format,
@@ -17,6 +15,7 @@ from comfy_nodes.core.export import (
     image_name,
     parse_formats,
 )
+from comfy_nodes.core.imagefile import open_image
 from comfy_nodes.core.recipes import Recipe
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.video import ClipError, decode
@@ -151,7 +150,7 @@ def outputs_ok(j: Job) -> bool:
     """The sheet and its JSON exist, parse, and agree with each other."""
     try:
         meta = json.loads(j.json.read_text())
-        with Image.open(j.webp) as im:
+        with open_image(j.webp, "sheet") as im:
             im.verify()
             size = im.size
     except (OSError, ValueError, SyntaxError):

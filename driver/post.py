@@ -12,6 +12,7 @@ from pathlib import Path
 from comfy_nodes.core import pipeline
 from comfy_nodes.core.video import Clip
 from driver import actions as actions_mod
+from driver import disk
 from driver.generate import Generated
 from driver.joblist import Loaded
 from driver.jobs import Job
@@ -29,10 +30,23 @@ class Post:
         self.summary = summary
         self.progress = progress
         self.lock = threading.Lock()  # the summary, the sheets and actions.json
+        # The first full-disk error any thread met (post, a server's, the main one): it
+        # stops the whole batch; jobs it caught in flight go back to pending (batch.py).
+        self.disk_full: BaseException | None = None
+
+    def disk_is_full(self, e: BaseException) -> bool:
+        """Record a full-disk error (the first one wins); False for any other error."""
+        if not disk.is_full(e):
+            return False
+        with self.lock:
+            self.disk_full = self.disk_full or e
+        return True
 
     def process(self, j: Job, clip: Clip, gen: Generated) -> None:
         t = time.monotonic()
         try:
+            if self.disk_full is not None:
+                return  # the batch is stopping; the job stays to be resumed
             res = pipeline.process_clip(clip, j.action, j.recipe, character=j.cid,
                                         cell_height=self.loaded.spec.cell_height,
                                         max_width=self.loaded.spec.max_width)
@@ -61,6 +75,8 @@ class Post:
             self.progress.say(f"done {j.key}: generation {gen_s}, post {post_s:.2f} s, "
                               f"{grade}, QC {flags}, retries {retries}{ladder}")
         except Exception as e:  # a post-processing fault fails this job, not the batch
+            if self.disk_is_full(e):  # ...but a full disk stops the batch (issue 10)
+                return
             log.exception("post-processing %s", j.key)
             gen.error = f"post-processing: {e}"
             self.fail(j, gen)

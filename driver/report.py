@@ -41,15 +41,18 @@ class Summary:
     restarts: int = 0
     unreachable: list[tuple[str, str]] = field(default_factory=list)  # (server, why)
     per_server: dict[str, int] = field(default_factory=dict)  # jobs generated on each
+    stopped: str = ""  # why the batch stopped early (a full disk: one line), else ""
 
     @property
     def exit_code(self) -> Exit:
-        return Exit.FAILED if self.failed else Exit.OK
+        return Exit.FAILED if self.failed or self.stopped else Exit.OK
 
 
 def summary_lines(s: Summary) -> list[str]:
     lines = [f"done {len(s.done)}, skipped {len(s.skipped)}, failed {len(s.failed)}"
              f"{f', server restarts {s.restarts}' if s.restarts else ''}"]
+    if s.stopped:
+        lines.append(f"  stopped early: {s.stopped}")
     for key, why in s.failed:
         lines.append(f"  failed {key}: {why}")
     reasons: dict[str, int] = {}

@@ -32,7 +32,8 @@ class ServerHandle:
         self.managed = spec.embedded
         self.cfg: ServiceConfig | None = None
         if self.managed:
-            flags: dict[str, Any] = {"port": spec.port, "gpu": spec.gpu}
+            flags: dict[str, Any] = {"port": spec.port, "gpu": spec.gpu, "host": spec.host,
+                                     "allow_remote": spec.allow_remote}
             if spec.comfy_args:
                 flags["extra_args"] = spec.comfy_args
             self.cfg = resolve(flags)

@@ -85,16 +85,44 @@ class StoreError(ValueError):
 
 
 class Store:
-    def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, path: Path, read_only: bool = False):
         self.path = path
         self.lock = threading.RLock()
+        self.read_only = read_only
+        self.columns = ", ".join(COLUMNS)
+        if read_only:
+            self._open_read_only(path)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
         # check_same_thread=False is safe here only because every use holds self.lock.
         self.db = sqlite3.connect(str(path), timeout=30, check_same_thread=False,
                                   isolation_level=None)  # transactions are explicit
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # a finished job survives a power cut
         self._migrate()
+
+    def _open_read_only(self, path: Path) -> None:
+        """--dry-run / status write nothing: an existing file is opened immutable (not even
+        a -wal or -shm file appears) and never migrated; a missing one is an empty in-memory
+        table. With a -wal file left (a killed run), mode=ro reads it and creates nothing."""
+        wal = path.with_name(path.name + "-wal").exists()
+        uri = (f"{path.resolve().as_uri()}?{'mode=ro' if wal else 'immutable=1'}"
+               if path.is_file() else ":memory:")
+        self.db = sqlite3.connect(uri, uri=uri != ":memory:", check_same_thread=False,
+                                  isolation_level=None)
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > VERSION:
+            raise StoreError(f"{self.path} was written by a newer h3sprite (schema "
+                             f"{version}, this one reads {VERSION}): update h3sprite")
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(jobs)")}
+        if not have:  # missing or empty file: nothing has run
+            self.db.close()
+            self.db = sqlite3.connect(":memory:", check_same_thread=False,
+                                      isolation_level=None)
+            self.db.execute(SCHEMA)
+            return
+        # an older file is read as it is: a column a migration would add reads as NULL
+        self.columns = ", ".join(c if c in have else f"NULL AS {c}" for c in COLUMNS)
 
     def _migrate(self) -> None:
         with self.transaction():
@@ -115,6 +143,8 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One writer at a time; everything inside commits together or not at all."""
+        if self.read_only:
+            raise StoreError(f"{self.path} is open read-only (a dry run writes nothing)")
         with self.lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -125,7 +155,7 @@ class Store:
             self.db.execute("COMMIT")
 
     def _get(self, key: str) -> JobRow | None:
-        row = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM jobs WHERE key=?",
+        row = self.db.execute(f"SELECT {self.columns} FROM jobs WHERE key=?",
                               (key,)).fetchone()
         return _row(row) if row else None
 
@@ -154,7 +184,7 @@ class Store:
 
     def all(self) -> list[JobRow]:
         with self.lock:
-            rows = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM jobs ORDER BY key")
+            rows = self.db.execute(f"SELECT {self.columns} FROM jobs ORDER BY key")
             return [_row(r) for r in rows]
 
     def close(self) -> None:

@@ -23,6 +23,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from comfy_nodes.core.safeyaml import YamlLimitError, read_limited
 from comfy_nodes.core.snap import snap_length
 
 REQUIRED_MARKERS = ("@portrait", "@prompt", "@seconds", "@size", "@seed", "@clip")
@@ -63,10 +64,12 @@ class Workflow:
 
     @classmethod
     def load(cls, path: Path) -> Workflow:
-        try:
-            data = json.loads(Path(path).read_text())
-        except OSError as e:
-            raise WorkflowError(f"cannot read workflow {path}: {e.strerror}") from None
+        try:  # a regular file of bounded size, never deeper than Python recurses (issue 10)
+            data = json.loads(read_limited(Path(path), "workflow", limit=16 << 20))
+        except YamlLimitError as e:
+            raise WorkflowError(str(e)) from None
+        except RecursionError:
+            raise WorkflowError(f"workflow {path} is nested too deeply") from None
         except ValueError as e:
             raise WorkflowError(f"workflow {path} is not JSON: {e}") from None
         if isinstance(data, dict) and "nodes" in data and "links" in data:

@@ -29,6 +29,9 @@ def _common(after_verb: bool) -> argparse.ArgumentParser:
     common.add_argument("--python", type=Path, help="python of ComfyUI's environment")
     common.add_argument("--host", help="address to bind (default 127.0.0.1)")
     common.add_argument("--port", type=int, help="port (default 8188)")
+    common.add_argument("--allow-remote", action="store_true", default=None,
+                        help="allow a --host other than loopback (the server is then reachable "
+                             "from the network)")
     common.add_argument("--state-dir", type=Path, help="where state and logs go")
     common.add_argument("-v", "--verbose", action="store_true")
     return common
@@ -99,7 +102,8 @@ def _h3_parsers(sub, common: argparse.ArgumentParser) -> None:
     s.add_argument("--workers", type=int, default=4, help="files fetched at once")
     s = sub.add_parser("doctor", parents=[common],
                        help="is this box ready for an H3 batch? one line per fact, then advice")
-    s.add_argument("--models-dir", type=Path, help="models folder (default: <comfyui>/models)")
+    s.add_argument("--models-dir", type=Path, help="models folder (default: the running "
+                   "server's --base-directory/models, else <comfyui>/models)")
     s.add_argument("--table", type=Path, help="model table JSON (default: the official files)")
     s.add_argument("--workflow", type=Path, help="workflow to check (default: h3_sprite.json)")
     s.add_argument("--out", type=Path, default=Path("."), help="where the batch will write")
@@ -108,7 +112,7 @@ def _h3_parsers(sub, common: argparse.ArgumentParser) -> None:
 def _config(args: argparse.Namespace):
     flags = {
         "comfyui": args.comfyui, "python": args.python, "host": args.host, "port": args.port,
-        "state_dir": args.state_dir,
+        "state_dir": args.state_dir, "allow_remote": args.allow_remote,
         "placement": getattr(args, "placement", None),
         "model_gb": getattr(args, "model_gb", None),
         "start_timeout": getattr(args, "start_timeout", None),

@@ -13,15 +13,23 @@ with their own ComfyUI points at it with a config file or environment variables:
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
+from comfy_nodes.core.safeyaml import YamlLimitError, load_file
 from service.embedded import default_embedded
 
 Placement = Literal["resident", "streaming", "phased", "auto", "none"]
@@ -39,7 +47,10 @@ ENV_VARS = {
     "state_dir": "H3SPRITE_STATE_DIR",
     "start_timeout": "H3SPRITE_START_TIMEOUT",
     "link_pack": "H3SPRITE_LINK_PACK",
+    "allow_remote": "H3SPRITE_ALLOW_REMOTE",
 }
+# ComfyUI flags that would contradict what we record and report: they have settings of ours.
+OWN_FLAGS = {"--listen": "host", "--port": "port"}
 
 
 class ConfigError(ValueError):
@@ -61,11 +72,36 @@ class ServiceConfig(BaseModel):
     link_pack: bool = True  # load our node pack through an extra-model-paths file
     gpu: int | None = Field(None, ge=0, description="the one GPU this server sees "
                                                     "(CUDA_VISIBLE_DEVICES); None: all")
+    allow_remote: bool = False  # a host other than loopback must be asked for explicitly
 
     @field_validator("extra_args", mode="before")
     @classmethod
     def _split(cls, v: Any) -> Any:
         return shlex.split(v) if isinstance(v, str) else v
+
+    @field_validator("extra_args")
+    @classmethod
+    def _no_own_flags(cls, v: list[str]) -> list[str]:
+        # The last --listen wins in ComfyUI: one among extra args would expose the server
+        # while our state and `status` still said 127.0.0.1.
+        for arg in v:
+            flag = arg.split("=", 1)[0]
+            if flag in OWN_FLAGS:
+                raise ValueError(f"{flag} is not allowed among extra ComfyUI arguments: use the "
+                                 f"`{OWN_FLAGS[flag]}` setting (--{OWN_FLAGS[flag]})")
+        return v
+
+    @model_validator(mode="after")
+    def _remote_is_explicit(self) -> ServiceConfig:
+        if not is_loopback(self.host) and not self.allow_remote:
+            raise ValueError(f"host {self.host} is reachable from the network: set "
+                             "allow_remote: true (or --allow-remote) if you mean it, else use "
+                             "127.0.0.1")
+        return self
+
+    @property
+    def remote(self) -> bool:
+        return not is_loopback(self.host)
 
     @property
     def base_url(self) -> str:
@@ -75,18 +111,25 @@ class ServiceConfig(BaseModel):
         return f"http://{host}:{self.port}"
 
 
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a host name: it may resolve to anything
+
+
 def defaults() -> dict[str, Any]:
     emb = default_embedded()
     return {"comfyui": emb.comfyui, "python": emb.python, "state_dir": emb.home / "run"}
 
 
 def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load(path.read_text())
-    except OSError as e:
-        raise ConfigError(f"cannot read config file {path}: {e.strerror}") from None
-    except yaml.YAMLError as e:
-        raise ConfigError(f"config file {path} is not valid YAML: {e}") from None
+    try:  # a small regular file; YAML without aliases, deep nesting or duplicate keys
+        data = load_file(path, "config file")
+    except YamlLimitError as e:
+        raise ConfigError(str(e)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -129,11 +172,12 @@ def resolve(
         return ServiceConfig(**merged)
     except ValidationError as e:
         err = e.errors()[0]
-        key = str(err["loc"][0]) if err["loc"] else "?"
+        key = str(err["loc"][0]) if err["loc"] else "host"
         where = origin.get(key, "settings")
         if where == "environment":
             where = f"environment variable {ENV_VARS.get(key, key)}"
-        raise ConfigError(f"bad setting {key!r} from {where}: {err['msg']}") from None
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"bad setting {key!r} from {where}: {msg}") from None
 
 
 def check_paths(cfg: ServiceConfig) -> None:

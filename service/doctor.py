@@ -28,7 +28,7 @@ from service.models import (
     FileState,
     ModelFile,
     human,
-    inspect,
+    inspect_path,
     load_table,
     models_dir_of,
 )
@@ -112,6 +112,17 @@ def _server(rep: Report, cfg: ServiceConfig, wf: Workflow) -> list[str]:
     return [str(a) for a in stats.get("system", {}).get("argv", [])]
 
 
+def _served_models_dir(argv: list[str]) -> Path | None:
+    """The models folder of the server that answers, when it runs with --base-directory
+    (a server started with other flags than this doctor was given)."""
+    for i, arg in enumerate(argv):
+        if arg.startswith("--base-directory="):
+            return Path(arg.split("=", 1)[1]) / "models"
+        if arg == "--base-directory" and i + 1 < len(argv):
+            return Path(argv[i + 1]) / "models"
+    return None
+
+
 def _models(rep: Report, wf: Workflow, table: list[ModelFile], models_dir: Path) -> int:
     """Each model file of the workflow; returns the text encoder's expected bytes."""
     by_name = {m.file: m for m in table}
@@ -123,31 +134,36 @@ def _models(rep: Report, wf: Workflow, table: list[ModelFile], models_dir: Path)
                     "use the safetensors files of the model table (comfy_service models)")
             continue
         mf = by_name.get(name)
-        if mf is None or mf.folder != folder:
-            present = (models_dir / folder / name).is_file()
-            rep.add(Level.WARN if present else Level.FAIL, topic,
-                    "present, size not known (not in the model table)" if present else
-                    "missing (not in the model table)",
-                    f"put {name} in {models_dir / folder}")
-            continue
-        if folder == "text_encoders":
+        if mf is not None and mf.folder != folder:
+            mf = None
+        if mf is not None and folder == "text_encoders":
             encoder = mf.size
-        state, size = inspect(mf, models_dir)
-        fetch = f"comfy_service models --only {name}"
-        if state is FileState.OK:
-            rep.add(Level.OK, topic, f"{human(size)} (expected {mf.size_words()})")
+        path = models_dir / folder / name
+        state, size = inspect_path(path, mf)
+        expected = f"expected {mf.size_words()}" if mf else "not in the model table"
+        fetch = (f"comfy_service models --models-dir {models_dir} --only {name}" if mf else
+                 f"put the whole {name} in {models_dir / folder}")
+        away = f"move {path} away, then {fetch}"
+        if state is FileState.OK and (mf or path.suffix == ".safetensors"):
+            rep.add(Level.OK, topic, f"{human(size)} ({expected}"
+                    f"{'' if mf else '; whole by its own header'})")
+        elif state is FileState.OK:
+            rep.add(Level.WARN, topic, f"present, {human(size)}, expected size not known "
+                    f"({expected})", f"check that {path} is the whole file")
         elif state is FileState.MISSING:
-            rep.add(Level.FAIL, topic, f"missing (expected {mf.size_words()}, {mf.role})", fetch)
+            rep.add(Level.FAIL, topic, f"missing ({expected}{', ' + mf.role if mf else ''})",
+                    fetch)
         elif state is FileState.EMPTY:
-            rep.add(Level.FAIL, topic, f"0 bytes, expected {mf.size_words()}: an empty file",
-                    f"move {models_dir / folder / name} away, then {fetch}")
+            rep.add(Level.FAIL, topic, f"0 bytes, {expected}: an empty file", away)
         elif state is FileState.TRUNCATED:
-            rep.add(Level.FAIL, topic, f"{human(size)} of {mf.size_words()}: a truncated "
-                    "download", f"move {models_dir / folder / name} away, then {fetch}")
+            of = f"of {mf.size_words()}" if mf else "(less than its own header declares)"
+            rep.add(Level.FAIL, topic, f"{human(size)} {of}: a truncated download", away)
+        elif state is FileState.INVALID:
+            rep.add(Level.FAIL, topic, f"{human(size)}, not a safetensors file (an error "
+                    "page saved under its name?)", away)
         else:
-            rep.add(Level.WARN, topic, f"{human(size)}, larger than the expected "
-                    f"{mf.size_words()}: another build of the file?",
-                    f"check {name} against the model table")
+            rep.add(Level.WARN, topic, f"{human(size)}, larger than the {expected}: another "
+                    "build of the file?", f"check {name} against the model table")
     for folder in GGUF_REASON:
         for p in sorted((models_dir / folder).glob("*.gguf")):
             if "h3" in p.name.lower() or "minimax" in p.name.lower():
@@ -199,8 +215,8 @@ def _machine(rep: Report, cfg: ServiceConfig, encoder: int, out: Path, argv: lis
     except (OSError, IndexError):
         rep.add(Level.OK, "THP", "no transparent huge pages setting here")
     if argv:
-        shown = [a for a in argv if a.startswith("--") and a not in ("--port", "--listen")]
-        rep.add(Level.OK, "flags", "in effect: " + (" ".join(shown) or "none"))
+        # The server's own argv after main.py, values included (where its models are).
+        rep.add(Level.OK, "flags", "in effect: " + (" ".join(argv[1:]) or "none"))
         if sys.platform == "win32" and largest > MMAP_LIMIT and "--disable-mmap" not in argv:
             rep.add(Level.WARN, "flags", "a safetensors file above 20 GB without "
                     "--disable-mmap crashes ComfyUI on Windows",
@@ -217,7 +233,8 @@ def gather(cfg: ServiceConfig, *, models_dir: Path | None = None, table: Path | 
         return rep
     files = load_table(table)
     argv = _server(rep, cfg, wf)
-    encoder = _models(rep, wf, files, models_dir_of(cfg, models_dir))
+    encoder = _models(rep, wf, files, models_dir or _served_models_dir(argv)
+                      or models_dir_of(cfg))
     _machine(rep, cfg, encoder, out, argv, max((m.size for m in files), default=0))
     return rep
 

@@ -25,6 +25,7 @@ from service.config import ServiceConfig, check_paths
 from service.process import (
     ProcessId,
     describe,
+    listening,
     port_is_free,
     port_owner,
     send_dump_signal,
@@ -156,17 +157,60 @@ def server_argv(cfg: ServiceConfig) -> tuple[list[str], str]:
 
 
 def _running(cfg: ServiceConfig) -> tuple[dict | None, psutil.Process | None]:
+    """The state and our live server; the process is None when it is gone, its pid was
+    reused, or the pid and create time match a process that is not our server."""
     state = load_state(cfg)
     if state is None:
         return None, None
     try:
-        return state, _identity(state).process()
+        proc = _identity(state).process()
     except (KeyError, ValueError, TypeError):
         return state, None
+    if proc is not None and _why_foreign(state, proc):
+        return state, None
+    return state, proc
+
+
+def _why_foreign(state: dict[str, Any], proc: psutil.Process) -> str:
+    """Why a process with the recorded pid and create time is still not our server ('' when
+    it is): a pid and a create time can be copied into a state file; the command line must
+    also be our launcher serving the recorded port (issue 10)."""
+    try:
+        cmd = proc.cmdline()
+    except psutil.Error:
+        return "its command line cannot be read"
+    if not any(Path(a).name == LAUNCHER.name and Path(a).parent.name == LAUNCHER.parent.name
+               for a in cmd):
+        return f"it is not our launcher ({' '.join(cmd)[:120]})"
+    port = str(state.get("port"))
+    if not any(a == "--port" and b == port for a, b in zip(cmd, cmd[1:], strict=False)):
+        return f"it does not serve the recorded port {port}"
+    return ""
+
+
+def _foreign(cfg: ServiceConfig, verb: str) -> Result | None:
+    """Exit 4 (STALE), touching nothing, when the state names a live process that is not
+    ours; None otherwise. Checked before any signal: stop, restart, stacks."""
+    state = load_state(cfg)
+    if state is None:
+        return None
+    try:
+        proc = _identity(state).process()
+    except (KeyError, ValueError, TypeError):
+        return None
+    why = _why_foreign(state, proc) if proc is not None else ""
+    if not why:
+        return None
+    return Result(Exit.STALE, f"{verb}: state file {state_path(cfg)} names {describe(proc)}, "
+                              f"but {why}: it is left alone; remove the state file if it is "
+                              "stale", {"state": "foreign", "pid": state.get("pid"),
+                                        "port": cfg.port})
 
 
 def start(cfg: ServiceConfig) -> Result:
     check_paths(cfg)
+    if (foreign := _foreign(cfg, "start")) is not None:
+        return foreign
     state, proc = _running(cfg)
     if state is not None and proc is not None:
         return Result(Exit.OK, f"already running: pid {proc.pid} on {cfg.base_url} (no change)",
@@ -191,7 +235,11 @@ def start(cfg: ServiceConfig) -> Result:
         "placement": preset, "detach": detach, "started_at": time.time(),
         "config": json.loads(cfg.model_dump_json()),
     }
-    write_state(cfg, state)
+    try:
+        write_state(cfg, state)
+    except OSError:  # e.g. a full disk: a server nobody recorded must not outlive us
+        terminate_tree(psutil.Process(popen.pid))
+        raise
     api = ComfyHTTP(cfg.base_url, timeout=2.0)
     deadline = time.monotonic() + cfg.start_timeout
     while time.monotonic() < deadline:
@@ -204,8 +252,13 @@ def start(cfg: ServiceConfig) -> Result:
         try:
             api.system_stats()
             took = time.time() - state["started_at"]
+            # issue 10: a server open to the network says so, with the address, every start
+            warn = (f"; WARNING: listening on {cfg.host}:{cfg.port}, reachable from the "
+                    "network (allow_remote)" if cfg.remote else "")
+            if warn:
+                print(f"comfy_service: {warn[2:]}", file=sys.stderr, flush=True)
             return Result(Exit.OK, f"started pid {ident.pid} on {cfg.base_url} in {took:.1f} s "
-                                   f"({preset}, {detach}); log {log_path}",
+                                   f"({preset}, {detach}); log {log_path}{warn}",
                           {"pid": ident.pid, "url": cfg.base_url, "log": str(log_path),
                            "placement": preset, "detach": detach, "startup_s": round(took, 2)})
         except Unreachable:
@@ -223,6 +276,8 @@ def start(cfg: ServiceConfig) -> Result:
 # --------------------------------------------------------------- status ---
 
 def status(cfg: ServiceConfig) -> Result:
+    if (foreign := _foreign(cfg, "status")) is not None:
+        return foreign
     state, proc = _running(cfg)
     if state is None:
         note = "" if port_is_free(cfg.host, cfg.port) else (
@@ -246,6 +301,7 @@ def status(cfg: ServiceConfig) -> Result:
         "pid": proc.pid, "port": cfg.port, "url": state.get("url"), "log": state.get("log"),
         "uptime_s": round(time.time() - proc.create_time(), 1),
         "rss_bytes": tree_rss(proc), "placement": state.get("placement"),
+        "listening": listening(proc),  # read from its sockets, not from the state file
     }
     api = ComfyHTTP(state.get("url", cfg.base_url), timeout=3.0)
     try:
@@ -264,14 +320,20 @@ def status(cfg: ServiceConfig) -> Result:
         data["vram_free"] = vram_free(stats)
         data["vram_total"] = sum(int(d.get("vram_total", 0)) for d in gpus)
         vram = f", VRAM {data['vram_free'] / GIB:.1f}/{data['vram_total'] / GIB:.1f} GiB free"
+    where = ", ".join(data["listening"]) or "no socket we may see"
+    exposed = [a for a in data["listening"] if not a.startswith(("127.", "[::1]"))]
+    warn = f"; WARNING: reachable from the network on {', '.join(exposed)}" if exposed else ""
     return Result(Exit.OK,
-                  f"running: pid {proc.pid} on {data['url']}, up {data['uptime_s']:.0f} s, "
-                  f"RSS {data['rss_bytes'] / 2**20:.0f} MiB (tree){vram}, queue {queue}", data)
+                  f"running: pid {proc.pid} on {data['url']} (listening on {where}), up "
+                  f"{data['uptime_s']:.0f} s, RSS {data['rss_bytes'] / 2**20:.0f} MiB (tree)"
+                  f"{vram}, queue {queue}{warn}", data)
 
 
 # ----------------------------------------------------------------- stop ---
 
 def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
+    if (foreign := _foreign(cfg, "stop")) is not None:
+        return foreign
     state, proc = _running(cfg)
     if state is None:
         return Result(Exit.OK, f"not running on port {cfg.port} (nothing to stop)",
@@ -295,6 +357,8 @@ def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
 
 def restart(cfg: ServiceConfig) -> Result:
     """stop + start; with the settings of the running server when there is one."""
+    if (foreign := _foreign(cfg, "restart")) is not None:
+        return foreign
     state = load_state(cfg)
     if state and "config" in state:
         with contextlib.suppress(Exception):
@@ -398,6 +462,8 @@ def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int =
 # --------------------------------------------------------- stacks / logs ---
 
 def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
+    if (foreign := _foreign(cfg, "stacks")) is not None:
+        return foreign
     state, proc = _running(cfg)
     if state is None or proc is None:
         return Result(Exit.NOT_RUNNING, "not running (or not started by comfy_service): "

@@ -66,6 +66,31 @@ class FileState(enum.Enum):
     EMPTY = "empty"
     TRUNCATED = "truncated"
     LARGER = "larger"
+    INVALID = "not a safetensors file"
+
+
+MAX_HEADER = 100 * 2**20  # the safetensors format's own limit on its JSON header
+
+
+def safetensors_size(path: Path) -> int | None:
+    """The size a .safetensors file declares for itself (8-byte header length, the JSON
+    header, then the tensors up to the largest data offset), or None when the file is not
+    a safetensors file (an HTML error page saved under the name, a file of zeros). Only the
+    header is read. This names a download cut anywhere, where sizes from the model table
+    are only known to ~1%, and works for files of no table at all."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+            if len(head) < 8:
+                return None
+            n = int.from_bytes(head, "little")
+            if not 2 <= n <= MAX_HEADER:
+                return None
+            header = json.loads(f.read(n))
+        ends = [v["data_offsets"][1] for k, v in header.items() if k != "__metadata__"]
+        return 8 + n + max(ends, default=0)
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
 
 
 def human(n: float) -> str:
@@ -116,17 +141,28 @@ def select(table: list[ModelFile], workflow: Path, only: Iterable[str] | None) -
 
 def inspect(mf: ModelFile, models_dir: Path) -> tuple[FileState, int]:
     """Whether the file is in place with the size we expect (a truncated download is not)."""
-    path = mf.target(models_dir)
+    return inspect_path(mf.target(models_dir), mf)
+
+
+def inspect_path(path: Path, mf: ModelFile | None = None) -> tuple[FileState, int]:
+    """The state of a model file and its size: against the table's entry when there is
+    one, against its own safetensors header always."""
     try:
         size = path.stat().st_size
     except OSError:
         return FileState.MISSING, 0
     if size == 0:
         return FileState.EMPTY, 0
-    slack = 0 if mf.size_exact else mf.size * SIZE_TOLERANCE
-    if size < mf.size - slack:
+    slack = 0 if mf is None or mf.size_exact else mf.size * SIZE_TOLERANCE
+    if mf is not None and size < mf.size - slack:
         return FileState.TRUNCATED, size
-    if size > mf.size + slack:
+    if path.suffix == ".safetensors":
+        declared = safetensors_size(path)
+        if declared is None:
+            return FileState.INVALID, size
+        if size < declared:
+            return FileState.TRUNCATED, size
+    if mf is not None and size > mf.size + slack:
         return FileState.LARGER, size
     return FileState.OK, size
 

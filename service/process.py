@@ -160,6 +160,20 @@ def port_owner(port: int) -> psutil.Process | None:
     return None
 
 
+def listening(proc: psutil.Process) -> list[str]:
+    """The addresses (host:port) the process tree really listens on, from its sockets: what
+    the server does, not what its command line or our state file says."""
+    found: set[str] = set()
+    for p in tree(proc):
+        with contextlib.suppress(psutil.Error, OSError):
+            for conn in p.net_connections(kind="inet"):
+                if conn.status == psutil.CONN_LISTEN and conn.laddr:
+                    ip = conn.laddr.ip
+                    found.add(f"[{ip}]:{conn.laddr.port}" if ":" in ip else
+                              f"{ip}:{conn.laddr.port}")
+    return sorted(found)
+
+
 def describe(proc: psutil.Process | None) -> str:
     if proc is None:
         return "an unknown process"

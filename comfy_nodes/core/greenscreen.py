@@ -16,8 +16,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import UnidentifiedImageError
 
+from .imagefile import ImageFileError, open_image
 from .snap import reference_size
 
 DEFAULT_KEY = "#00B140"  # broadcast chroma green: saturated, not neon
@@ -58,12 +59,13 @@ def load_portrait(path: str | Path) -> np.ndarray:
     """RGBA uint8 of an image file, fully decoded; refuses files without real alpha."""
     path = Path(path)
     try:
-        with Image.open(path) as im:
+        # stat, then the header's pixel count, before any decode (core/imagefile.py)
+        with open_image(path, "portrait") as im:
             im.load()  # a full decode: a truncated file fails here, not inside ComfyUI
             has_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
             rgba = np.array(im.convert("RGBA"))
-    except FileNotFoundError:
-        raise PortraitError(f"portrait {path} does not exist") from None
+    except ImageFileError as e:
+        raise PortraitError(str(e)) from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
         raise PortraitError(f"portrait {path} is not a readable image ({e}): re-export it "
                             "as PNG or WebP with alpha") from None

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .safeyaml import YamlLimitError, loads, read_limited
 from .snap import snap_length
 
 
@@ -73,13 +73,13 @@ def load_recipes(path: Path | None = None) -> dict[str, Recipe]:
     """Default recipes, overridden by a YAML/JSON file when given."""
     if path is None:
         return dict(DEFAULT_RECIPES)
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise RecipeError(f"cannot read recipe file {path}: {e.strerror}") from None
-    try:
-        data = json.loads(text) if str(path).endswith(".json") else yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError) as e:
+    try:  # a small regular file; YAML without aliases or deep nesting (safeyaml)
+        text = read_limited(Path(path), "recipe file")
+        where = f"recipe file {path}"
+        data = json.loads(text) if str(path).endswith(".json") else loads(text, where)
+    except YamlLimitError as e:
+        raise RecipeError(str(e)) from None
+    except (ValueError, RecursionError) as e:
         raise RecipeError(f"recipe file {path} is not valid: {str(e).splitlines()[0]}") from None
     return merge(DEFAULT_RECIPES, data or {}, f"recipe file {path}")
 

@@ -26,9 +26,11 @@ def atomic_write(path: Path, data: bytes | Iterable[bytes]) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
-            tmp.unlink()  # a failed write leaves nothing behind
+            tmp.unlink()  # a failed write (a full disk) leaves no temporary file behind
+        if isinstance(e, OSError) and e.filename is None:
+            e.filename = str(path)  # the one line names the file we were writing
         raise
 
 

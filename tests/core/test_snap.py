@@ -66,17 +66,18 @@ def test_snap_size_square_and_cap():
 @given(mp=st.floats(0.05, 4.0), aw=st.integers(1, 21), ah=st.integers(1, 21))
 def test_snap_size_rule_properties(mp, aw, ah):
     """The Resolution Selector's rule: a megapixel is 1024x1024; below the 768 cap each side
-    is the exact side rounded to the nearest multiple of 32; swapping the aspect swaps the
-    sides; the short edge never exceeds 768."""
+    is ComfyUI's, the exact side rounded (Python's round) to a multiple of 32; swapping the
+    aspect swaps the sides; the short edge never exceeds 768."""
     w, h = snap_size(mp, (aw, ah))
     assert w % 32 == 0 and h % 32 == 0 and w >= 32 and h >= 32
     assert min(w, h) <= 768
     assert snap_size(mp, (ah, aw)) == (h, w)
+    # ComfyUI's ResolutionSelector.execute (comfy_extras/nodes_resolution.py), multiple=32:
     scale = math.sqrt(mp * 1024 * 1024 / (aw * ah))
     exact_w, exact_h = aw * scale, ah * scale
-    if min(exact_w, exact_h) <= 768 - 16:
-        assert abs(w - exact_w) <= 16 + 1e-6 or w == 32
-        assert abs(h - exact_h) <= 16 + 1e-6 or h == 32
+    if min(exact_w, exact_h) <= 768:  # below our cap: exactly ComfyUI's numbers
+        assert (w, h) == (max(32, round(aw * scale / 32) * 32),
+                          max(32, round(ah * scale / 32) * 32))
 
 
 @settings(max_examples=200, deadline=None)

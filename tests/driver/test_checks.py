@@ -105,6 +105,66 @@ def test_checks_see_the_overridden_model_file(tmp_path):
     assert res.code == 1 and "workflow node 10 loads h3-Q4_K_M.gguf" in res.err
 
 
+def _sparse_safetensors(path, size: int) -> None:
+    """A whole safetensors file of `size` bytes without writing them: a valid header for
+    one tensor that fills the rest, then a hole."""
+    end = size
+    for _ in range(3):  # the header's length depends on the number written in it
+        header = json.dumps({"w": {"dtype": "U8", "shape": [end],
+                                   "data_offsets": [0, end]}}).encode()
+        end = size - 8 - len(header)
+    assert 8 + len(header) + end == size
+    with open(path, "wb") as f:
+        f.write(len(header).to_bytes(8, "little") + header)
+        f.truncate(size)
+
+
+def test_empty_and_truncated_model_files_are_named(tmp_path):
+    """The embedded server's model folders (here its --base-directory) are ours to see: a
+    0-byte model file, a truncated download and a file that is not safetensors at all each
+    get one line naming the file, from check and batch alike, before any server starts.
+    Whole and absent files get none."""
+    path = _joblist(tmp_path, workflow=str(REPO / "api_workflows" / "h3_sprite.json"))
+    models = tmp_path / "base" / "models"
+    for folder in ("diffusion_models", "vae", "loras"):
+        (models / folder).mkdir(parents=True)
+    (models / "diffusion_models" / "minimax_h3_fl2va_pruned_int8_convrot.safetensors").touch()
+    with open(models / "vae" / "minimax_h3_video_vae_int8_convrot.safetensors", "wb") as f:
+        f.truncate(10**9)  # sparse: 1 GB of the 2.62 GB file
+    # The LoRA, whole (the table's size and its own header agree): not named.
+    _sparse_safetensors(models / "loras" /
+                        "minimax_h3_fl2v_turbo_8step_v1.0_comfyui_bf16.safetensors", 1_820_000_000)
+    (models / "text_encoders").mkdir()
+    with open(models / "text_encoders" / "qwen3vl_32b_minimax_h3_nvfp4_awq.safetensors",
+              "wb") as f:
+        f.truncate(14_610_000_000)  # the right size, but zeros: no safetensors header
+    for res in _both(path, tmp_path):
+        assert res.code == 1 and "Traceback" not in res.err
+        model_lines = [ln for ln in res.err.splitlines() if "model file" in ln]
+        assert len(model_lines) == 3, res.err
+        empty, = (ln for ln in model_lines if " is 0 bytes " in ln)
+        short, = (ln for ln in model_lines if ": a truncated download" in ln)
+        invalid, = (ln for ln in model_lines if "not a safetensors file" in ln)
+        assert "qwen3vl_32b_minimax_h3_nvfp4_awq.safetensors (14.61 GB)" in invalid
+        assert "minimax_h3_fl2va_pruned_int8_convrot.safetensors is 0 bytes" in empty
+        assert f"comfy_service models --models-dir {models} --only minimax_h3_fl2va" in empty
+        assert "minimax_h3_video_vae_int8_convrot.safetensors is 1.00 GB of ~2.62 GB" in short
+        assert "truncated download" in short
+    assert not (tmp_path / "state").exists()  # nothing started
+
+
+def test_model_files_of_a_url_server_are_not_guessed(tmp_path):
+    """For someone else's server (a URL) the local folders say nothing about its files."""
+    path = _joblist(tmp_path, workflow=str(REPO / "api_workflows" / "h3_sprite.json"),
+                    server={"url": "http://127.0.0.1:9",
+                            "comfy_args": ["--base-directory", str(tmp_path / "base")]})
+    (tmp_path / "base" / "models" / "vae").mkdir(parents=True)
+    (tmp_path / "base" / "models" / "vae" / "minimax_h3_video_vae_int8_convrot.safetensors"
+     ).touch()
+    res = run_cli("driver", "check", str(path))
+    assert res.code == 0 and "model file" not in res.err, res.err
+
+
 def test_missing_h3_pieces_are_named_by_preflight(tmp_path, comfy_server):
     """The production workflow on the plain CPU server (0.3.75, no H3, no KJNodes, no model
     files): preflight names the H3 class and why, each KJNodes class with its pack, and each

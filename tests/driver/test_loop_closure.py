@@ -8,6 +8,7 @@ import yaml
 
 from comfy_nodes.core import video
 from driver import joblist
+from driver.client import ComfyClient
 from driver.jobs import build_jobs
 from driver.plan import Options, plan
 from driver.store import Store
@@ -90,6 +91,13 @@ def test_preview_clip_returns_to_its_first_frame(tmp_path, comfy_server):
     env = {"H3SPRITE_STATE_DIR": str(tmp_path / "state")}
     res = run_cli("driver", "batch", str(path), "-q", env=env)
     assert res.code == 0, res.err
+    # The graph the server ran links the first frame's source to last_frame as well.
+    store = Store(tmp_path / "_out" / "h3sprite.sqlite")
+    prompt_id = store.get("hero/walk").meta["prompt_ids"][-1]
+    store.close()
+    ran = ComfyClient(f"http://127.0.0.1:{comfy_server.port}").history(prompt_id)["prompt"][2]
+    motion = next(n for n in ran.values() if n["class_type"] == "H3Sprite_PreviewMotion")
+    assert motion["inputs"]["last_frame"] == motion["inputs"]["first_frame"]
     frames = video.decode(tmp_path / "_work" / "hero_walk" / "clip.mp4").frames
     assert np.abs(frames[-1].astype(int) - frames[0]).mean() < 2
     assert np.abs(frames[len(frames) // 2].astype(int) - frames[0]).mean() > 1

@@ -117,7 +117,7 @@ def test_template_runs_and_shows_results_on_the_nodes(comfy_server):
     assert n_nodes == 10
     assert "loop CLEAN" in sheet and "QC: " in sheet, sheet
     assert texts["H3Sprite_SnapLength"] == "2 s → 56 frames (2.33 s)"
-    assert texts["H3Sprite_SnapSize"] == "448×448 (0.20 MP)"
+    assert texts["H3Sprite_SnapSize"] == "0.2 MP 1:1 → 448×448"
     assert "feet at" in (texts["H3Sprite_GreenScreenPrep"] or ""), (texts, errors)
     assert "QC: " in (texts["H3Sprite_SpriteLoopWindow"] or ""), (texts, errors)
     assert changed.sum() > 200, "the sheet preview did not animate between the two shots"

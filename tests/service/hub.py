@@ -21,7 +21,11 @@ class Hub:
     refuse_after_cut: bool = False  # ... and answer 503 to every GET after a cut
     requests: list[tuple[str, str, str]] = field(default_factory=list)  # method, path, Range
     bytes_sent: int = 0
+    meet: int = 1  # a GET sends nothing until this many GETs are in flight (or 10 s passed)
+    most_at_once: int = 0  # the most GETs in flight together
     _cut: bool = False
+    _active: int = 0
+    _lock: threading.Condition = field(default_factory=threading.Condition)
 
     def start(self) -> str:
         hub = self
@@ -55,6 +59,18 @@ class Hub:
                 self._head(data)
 
             def do_GET(self):
+                with hub._lock:
+                    hub._active += 1
+                    hub.most_at_once = max(hub.most_at_once, hub._active)
+                    hub._lock.notify_all()
+                    hub._lock.wait_for(lambda: hub._active >= hub.meet, timeout=10)
+                try:
+                    self._get()
+                finally:
+                    with hub._lock:
+                        hub._active -= 1
+
+            def _get(self):
                 rng = self.headers.get("Range", "")
                 hub.requests.append(("GET", self.path, rng))
                 data = self._lookup()

@@ -36,12 +36,40 @@ def test_doctor_names_every_missing_piece(tmp_path, comfy_server):
     for topic in ("RAM", "VRAM", "disk", "THP", "flags"):
         assert f" {topic}: " in err, topic
     assert "--cpu" in err  # the flags in effect, read from the running server
-    assert "advice:" in err and "comfy_service models --only" in err
+    assert "advice:" in err
+    assert (f"comfy_service models --models-dir {models} --only {unet.file}") in err
     assert err.strip().splitlines()[-1].startswith("comfy_service: not ready for an H3 batch")
     data = json.loads(run_cli("service", *args, "--json", timeout=120).out)
     assert data["ready"] is False and data["exit"] == 1
     levels = {f["topic"]: f["level"] for f in data["facts"]}
     assert levels["KJNodes"] == "FAIL" and levels["disk"] == "ok"
+
+
+def test_doctor_looks_in_the_models_folder_of_the_server_that_answers(tmp_path, comfy_server):
+    """Without --models-dir, doctor reads the running server's --base-directory from its argv
+    (not its own defaults) and names a 0-byte file there, even one outside the model table;
+    an H3 GGUF is refused with the reason. The file's name is unique, so the shared
+    server's other tests do not see it."""
+    name = f"doctor-probe-{tmp_path.name}.safetensors"
+    wf = tmp_path / "wf.json"
+    wf.write_text(json.dumps({
+        "1": {"class_type": "VAELoader", "inputs": {"vae_name": name}},
+        "2": {"class_type": "UNETLoader", "inputs": {"unet_name": "h3-Q4_K_M.gguf",
+                                                      "weight_dtype": "default"}}}))
+    probe = comfy_server.base_dir / "models" / "vae" / name
+    probe.parent.mkdir(parents=True, exist_ok=True)
+    probe.touch()
+    try:
+        res = run_cli("service", "doctor", "--port", str(comfy_server.port), "--workflow",
+                      str(wf), "--out", str(tmp_path), timeout=120)
+    finally:
+        probe.unlink()
+    assert res.code == 1 and "Traceback" not in res.err
+    assert f"FAIL  models/vae/{name}: 0 bytes, not in the model table: an empty file" in res.err
+    assert f"move {probe} away, then put the whole {name} in {probe.parent}" in res.err
+    assert ("FAIL  models/diffusion_models/h3-Q4_K_M.gguf: GGUF (node 2): the GGUF loader's "
+            "architecture whitelist has no H3") in res.err
+    assert f"--base-directory {comfy_server.base_dir}" in res.err  # the flags, with values
 
 
 def test_doctor_without_a_server_says_so(tmp_path):

@@ -46,6 +46,7 @@ def test_start_status_stop_cycle(spot):
     st = status.json()
     assert st["state"] == "running" and st["pid"] == pid and st["queue"] == 0
     assert st["rss_bytes"] > 50 * 2**20  # a real torch-importing python, not a stub
+    assert st["listening"] == [f"127.0.0.1:{spot.port}"]  # read from its sockets
 
     # State holds identity, port, flags, log and root; the server binds loopback only.
     state = json.loads((spot.state_dir / f"comfyui-{spot.port}.json").read_text())

@@ -4,19 +4,36 @@ partial download (a Range request), sizes are checked, nothing in place is overw
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import subprocess
 
 import pytest
 
-from service.models import STAGING
+from service.models import (
+    STAGING,
+    FileState,
+    ModelFile,
+    human,
+    inspect,
+    inspect_path,
+    safetensors_size,
+)
 from tests.conftest import run_cli
 from tests.service.hub import Hub
 
+
+def _safetensors(n: int) -> bytes:
+    """A valid safetensors file of one n-byte U8 tensor (random content)."""
+    header = json.dumps({"t": {"dtype": "U8", "shape": [n], "data_offsets": [0, n]}}).encode()
+    return len(header).to_bytes(8, "little") + header + os.urandom(n)
+
+
 # huggingface_hub writes in 10 MiB pieces: a cut loses the piece in flight, so the file must
 # be larger than one piece for a partial file to be kept.
-BIG = os.urandom(24_000_000)
-SMALL = os.urandom(120_000)
+BIG = _safetensors(24_000_000)
+SMALL = _safetensors(120_000)
 
 
 @pytest.fixture
@@ -64,8 +81,10 @@ def test_cut_download_resumes_on_the_next_run(setup):
     hub.heal()
     hub.requests.clear()
     sent_before = hub.bytes_sent
+    hub.meet = 2  # each GET waits for the other: a one-at-a-time fetch would stall 10 s
     res = run()  # the workflow's two files, fetched at once
     assert res.code == 0, res.err
+    assert hub.most_at_once == 2
     assert (models / "diffusion_models" / "big.safetensors").read_bytes() == BIG
     assert (models / "loras" / "small.safetensors").read_bytes() == SMALL
     big_gets = [r for r in hub.requests if r[0] == "GET" and "big" in r[1]]
@@ -86,9 +105,28 @@ def test_file_in_place_with_the_wrong_size_is_named_and_kept(setup):
     (models / "loras" / "small.safetensors").write_bytes(b"")
     res = run("--only", "small.safetensors")
     assert res.code == 1
-    assert "loras/small.safetensors is 0 B, expected 120.00 KB (empty)" in res.err
+    assert f"loras/small.safetensors is 0 B, expected {human(len(SMALL))} (empty)" in res.err
     assert (models / "loras" / "small.safetensors").read_bytes() == b""
     assert not [r for r in hub.requests if r[0] == "GET"]
+
+
+def test_sha256_of_the_table_is_checked(setup, tmp_path):
+    """A file whose hash differs from the table's is not moved into place; the right hash
+    is. (Table sizes are exact here, so only the hash can tell.)"""
+    hub, models, run = setup
+    table = tmp_path / "table.json"
+    doc = json.loads(table.read_text())
+    small = next(f for f in doc["files"] if f["file"] == "small.safetensors")
+    small["sha256"] = hashlib.sha256(SMALL[::-1]).hexdigest()
+    table.write_text(json.dumps(doc))
+    res = run("--only", "small.safetensors")
+    assert res.code == 1 and "small.safetensors: sha256 differs from the table's" in res.err
+    assert not (models / "loras" / "small.safetensors").exists()
+    small["sha256"] = hashlib.sha256(SMALL).hexdigest()
+    table.write_text(json.dumps(doc))
+    res = run("--only", "small.safetensors")
+    assert res.code == 0, res.err
+    assert (models / "loras" / "small.safetensors").read_bytes() == SMALL
 
 
 def test_unknown_name_is_one_line(setup):
@@ -102,3 +140,31 @@ def test_no_comfyui_folder_is_one_line(tmp_path):
     res = run_cli("service", "models", "--comfyui", str(tmp_path / "nowhere"), timeout=60)
     assert res.code == 8 and "no ComfyUI at" in res.err and "--models-dir" in res.err
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_safetensors_size_is_what_the_real_library_writes(tmp_path, embedded_ready):
+    """The size a file declares in its header equals the size safetensors itself writes
+    (run in the embedded ComfyUI's python, which has the library), metadata included."""
+    path = tmp_path / "real.safetensors"
+    subprocess.run([str(embedded_ready.python), "-c",
+                    "import numpy as np, sys; from safetensors.numpy import save_file; "
+                    "save_file({'a': np.ones((3, 5), np.float16), 'b': np.zeros(7, np.int64)},"
+                    " sys.argv[1], metadata={'format': 'pt'})", str(path)], check=True)
+    assert safetensors_size(path) == path.stat().st_size
+
+
+def test_a_cut_within_the_tables_tolerance_is_still_truncated(tmp_path):
+    """Table sizes are rounded (1% slack: 195 MB of the 19.53 GB model); the file's own
+    header names a cut anywhere. Garbage under the name is not a safetensors file."""
+    whole = _safetensors(1_000_000)
+    mf = ModelFile(file="m.safetensors", folder="vae", repo="o/r", path="m.safetensors",
+                   size=len(whole))
+    target = mf.target(tmp_path)
+    target.parent.mkdir(parents=True)
+    target.write_bytes(whole)
+    assert inspect(mf, tmp_path) == (FileState.OK, len(whole))
+    target.write_bytes(whole[:-5000])  # 0.5% short: within the table's slack
+    assert inspect(mf, tmp_path) == (FileState.TRUNCATED, len(whole) - 5000)
+    assert inspect_path(target) == (FileState.TRUNCATED, len(whole) - 5000)  # no table
+    target.write_bytes(b"<!DOCTYPE html><title>401</title>".ljust(len(whole), b" "))
+    assert inspect(mf, tmp_path)[0] is FileState.INVALID

@@ -106,6 +106,100 @@ def test_link_types_match_the_template():
     assert checked >= 14
 
 
+def test_test_schema_is_the_templates_node():
+    """The test-only MiniMaxH3ImageToVideo declares the very inputs (names, types; the two
+    keyframes optional, nothing else) and outputs the template's node has."""
+    node = next(n for sg in _template()["definitions"]["subgraphs"] for n in sg["nodes"]
+                if n["type"] == "MiniMaxH3ImageToVideo")
+    spec = SCHEMAS["MiniMaxH3ImageToVideo"]
+    assert {n: t for n, t, _ in spec["inputs"]} == {i["name"]: i["type"] for i in node["inputs"]}
+    assert {n for n, _, o in spec["inputs"] if o.get("optional")} == {"first_frame",
+                                                                      "last_frame"}
+    assert [t for t, _ in spec["outputs"]] == [o["type"] for o in node["outputs"]]
+    assert [n for _, n in spec["outputs"]] == [o["name"] for o in node["outputs"]]
+
+
+# Nodes a link passes through unchanged, and the input it passes on: the template's LoRA
+# switch (its "on" side: we always use the turbo LoRA) and the KJNodes pair (MODEL -> MODEL).
+PASS_THROUGH = {"ComfySwitchNode": "on_true", **{c: "model" for c in KJNODES}}
+
+
+def _template_links(tpl: dict) -> set[tuple[str, int, str, str]]:
+    """(source class, source slot, target class, target input) of every link inside the
+    template's subgraph, pass-through nodes resolved to what feeds them."""
+    sg = tpl["definitions"]["subgraphs"][0]
+    nodes = {n["id"]: n for n in sg["nodes"]}
+    links = {link["id"]: link for link in sg["links"]}
+
+    def source(nid: int, slot: int) -> tuple[str, int] | None:
+        while nid in nodes and nodes[nid]["type"] in PASS_THROUGH:
+            want = PASS_THROUGH[nodes[nid]["type"]]
+            link = links[next(i["link"] for i in nodes[nid]["inputs"] if i["name"] == want)]
+            nid, slot = link["origin_id"], link["origin_slot"]
+        return (nodes[nid]["type"], slot) if nid in nodes else None  # else: a subgraph input
+
+    out = set()
+    for node in sg["nodes"]:
+        for inp in node.get("inputs", []):
+            if node["type"] in PASS_THROUGH or inp.get("link") is None:
+                continue
+            link = links[inp["link"]]
+            src = source(link["origin_id"], link["origin_slot"])
+            if src:
+                out.add((src[0], src[1], node["type"], inp["name"]))
+    # The top level: an output of the subgraph is the inner link into its output node (-20).
+    top = {n["id"]: n for n in tpl["nodes"]}
+    for _, origin, oslot, target, tslot, _ in tpl["links"]:
+        if top[origin]["type"] != sg["id"] or top[target]["type"] == sg["id"]:
+            continue
+        inner = next(lk for lk in sg["links"] if lk["target_id"] == -20
+                     and lk["target_slot"] == oslot)
+        src = source(inner["origin_id"], inner["origin_slot"])
+        if src:
+            out.add((src[0], src[1], top[target]["type"], top[target]["inputs"][tslot]["name"]))
+    return out
+
+
+def _our_links(graph: dict) -> set[tuple[str, int, str, str]]:
+    out = set()
+    for node in graph.values():
+        if node["class_type"] in PASS_THROUGH:
+            continue
+        for name, v in node["inputs"].items():
+            if not isinstance(v, list):
+                continue
+            nid, slot = str(v[0]), v[1]
+            while graph[nid]["class_type"] in PASS_THROUGH:
+                nid, slot = (str(x) for x in graph[nid]["inputs"][
+                    PASS_THROUGH[graph[nid]["class_type"]]])
+                slot = int(slot)
+            out.add((graph[nid]["class_type"], slot, node["class_type"], name))
+    return out
+
+
+def test_wiring_is_the_templates():
+    """Every link of ours between the template's classes is a link of the template (same
+    output slot into the same input), and every template link between classes we use is
+    ours: types alone would let VAEDecode take H3's empty LATENT instead of the sampler's
+    output, or the guider take the model without its LoRA."""
+    tpl = _template()
+    official = set(_template_nodes(tpl))
+    graph = _graph()
+    ours = _our_links(graph)
+    theirs = _template_links(tpl)
+    between_official = {lk for lk in ours if lk[0] in official and lk[2] in official}
+    assert between_official <= theirs, between_official - theirs
+    used = {n["class_type"] for n in graph.values()}
+    assert {lk for lk in theirs if lk[0] in used and lk[2] in used} <= ours
+    assert len(between_official) >= 12  # the sampler chain, loaders, decode, save
+    # The KJNodes pair sits between the LoRA and both model users, in that order.
+    chain = [graph["13"]["class_type"], graph[graph["13"]["inputs"]["model"][0]]["class_type"]]
+    assert chain == ["MiniMaxChunkFeedForward", "MiniMaxLowVRAMAttention"]
+    for user in ("BasicGuider", "BasicScheduler"):
+        node = next(n for n in graph.values() if n["class_type"] == user)
+        assert graph[node["inputs"]["model"][0]]["class_type"] == "MiniMaxChunkFeedForward"
+
+
 def test_official_settings_and_files():
     """CLIPLoader type minimax, the official file names, the template's sampler chain."""
     tpl = _template_nodes(_template())
@@ -121,6 +215,17 @@ def test_official_settings_and_files():
     assert by_class["BasicScheduler"][0]["scheduler"] == tpl["BasicScheduler"]["widgets"][
         "scheduler"]
     assert by_class["BasicScheduler"][0]["steps"] == 8  # the 8-step turbo LoRA
+    for cls, key in [("UNETLoader", "weight_dtype"), ("LoraLoaderModelOnly", "strength_model"),
+                     ("BasicScheduler", "denoise")]:
+        assert by_class[cls][0][key] == tpl[cls]["widgets"][key], (cls, key)
+    kj = {cls: by_class[cls][0] for cls in KJNODES}
+    assert kj["MiniMaxLowVRAMAttention"]["head_chunks"] == 4
+    assert (kj["MiniMaxChunkFeedForward"]["chunks"],
+            kj["MiniMaxChunkFeedForward"]["seq_threshold"]) == (2, 4096)
+    # The template saves with format/codec "auto" (mp4, h264 in ComfyUI); we name them, since
+    # the driver decodes that very file.
+    assert (by_class["SaveVideo"][0]["format"], by_class["SaveVideo"][0]["codec"]) == \
+        ("mp4", "h264")
     assert by_class["CreateVideo"][0]["fps"] == tpl["CreateVideo"]["widgets"]["fps"] == 24
     assert "VAEDecodeAudio" not in by_class  # sprites need no sound
     h3 = by_class["MiniMaxH3ImageToVideo"][0]
@@ -216,7 +321,8 @@ def test_accepted_graph_fails_exactly_at_a_placeholder_model(schema_server):
     with pytest.raises(ExecutionFailed) as err:
         client.run(graph, idle_timeout=120)
     assert err.value.node_type in LOADERS, str(err.value)
-    assert "safetensors" in str(err.value).lower()  # the placeholder's header, nothing else
+    # safetensors read the placeholder's text as a header: the file itself, nothing else.
+    assert "Error while deserializing header" in str(err.value), str(err.value)
     loader_ids = {nid for _, _, nid in Workflow.load(WORKFLOW).model_files()}
     node_id = re.search(r"\(node (\w+)\)", str(err.value)).group(1)
     assert node_id in loader_ids

@@ -1,0 +1,75 @@
+"""The one way an image file from a user is opened: stat first, header second, pixels last.
+
+- Only regular files are opened: a FIFO blocks the reader for ever, a device never ends and
+  a folder is not an image; `stat` tells them apart without reading.
+- The header says how many pixels a decode would make; above MAX_PIXELS the file is refused
+  before anything is decoded (a 560 KB PNG can declare 12000x12000 = 2.3 GB of RGBA).
+- Pillow's own decompression-bomb guard is kept as a second line and turned into the same
+  one-line error.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+
+MAX_PIXELS = 64_000_000  # 64 MP: 8000x8000, far above any portrait; 256 MB as RGBA
+MAX_FILE_BYTES = 512 << 20
+
+
+class ImageFileError(ValueError):
+    """The file cannot be used as an image; the message names it and what to do."""
+
+
+def check_regular(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> os.stat_result:
+    """stat the path (never open it) and refuse anything but a regular file under `limit`."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise ImageFileError(f"{what} {path} does not exist") from None
+    except OSError as e:
+        raise ImageFileError(f"{what} {path} cannot be read: {e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ImageFileError(f"{what} {path} is a folder, not an image file")
+    if not stat.S_ISREG(st.st_mode):
+        raise ImageFileError(f"{what} {path} is not a regular file (a pipe or a device?): "
+                             "give a file")
+    if st.st_size > limit:
+        raise ImageFileError(f"{what} {path} is {st.st_size / 2**20:.0f} MiB; the limit is "
+                             f"{limit / 2**20:.0f} MiB")
+    return st
+
+
+@contextmanager
+def open_image(path: str | Path, what: str = "image",
+               max_pixels: int = MAX_PIXELS) -> Iterator[Image.Image]:
+    """An opened (not yet decoded) PIL image whose header passed the pixel limit."""
+    path = Path(path)
+    check_regular(path, what)
+    try:
+        with warnings.catch_warnings():
+            # Pillow warns between MAX_IMAGE_PIXELS and twice that: make it an error too.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            im = Image.open(path)
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        declared = Image.MAX_IMAGE_PIXELS or max_pixels  # None: Pillow's check is off
+        raise ImageFileError(f"{what} {path} declares over {declared // 10**6} "
+                             f"MP (a decompression bomb?); the limit is {max_pixels // 10**6} "
+                             "MP: shrink it") from None
+    except FileNotFoundError:
+        raise ImageFileError(f"{what} {path} does not exist") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+        raise ImageFileError(f"{what} {path} is not a readable image ({e})") from None
+    with im:
+        w, h = im.size
+        if w * h > max_pixels:
+            raise ImageFileError(f"{what} {path} is {w}x{h} = {w * h / 1e6:.0f} MP; the limit "
+                                 f"is {max_pixels // 10**6} MP: shrink it (a portrait needs "
+                                 "well under 4 MP)")
+        yield im

@@ -1,0 +1,92 @@
+"""Exposure and process identity: the server binds where our settings say and nowhere else,
+and no verb signals a process that is not our server, whatever a state file claims."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+from service.config import ConfigError, resolve
+from service.manager import Exit
+from tests.conftest import run_cli
+
+
+@pytest.mark.parametrize("args", [["--listen", "0.0.0.0"], ["--listen=0.0.0.0"],
+                                  ["--disable-mmap", "--listen"], ["--port", "9"]])
+def test_own_flags_among_extra_args_are_refused(args):
+    with pytest.raises(ConfigError, match="not allowed among extra ComfyUI arguments"):
+        resolve({"extra_args": args}, environ={})
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.5", "example.org"])
+def test_non_loopback_host_needs_allow_remote(host):
+    with pytest.raises(ConfigError, match="allow_remote"):
+        resolve({"host": host}, environ={})
+    assert resolve({"host": host, "allow_remote": True}, environ={}).remote
+
+
+def test_cli_refuses_listen_and_remote_without_consent(tmp_path):
+    res = run_cli("service", "start", "--state-dir", str(tmp_path), "--", "--listen", "0.0.0.0")
+    assert res.code == Exit.CONFIG and "use the `host` setting" in res.err, res.err
+    res = run_cli("service", "start", "--state-dir", str(tmp_path), "--host", "0.0.0.0")
+    assert res.code == Exit.CONFIG and "--allow-remote" in res.err, res.err
+    assert not any(tmp_path.iterdir())  # nothing started, nothing written
+
+
+def test_remote_start_warns_and_status_reads_the_sockets(spot):
+    """With --allow-remote the start line warns with the address, and status reports what
+    the process really listens on (its sockets), here 0.0.0.0."""
+    started = spot.service("start", "--host", "0.0.0.0", "--allow-remote")
+    assert started.code == Exit.OK, started.err
+    assert f"WARNING: listening on 0.0.0.0:{spot.port}" in started.out + started.err
+    status = run_cli("service", "status", "--json", *spot.args())
+    assert status.code == Exit.OK, status.err
+    assert status.json()["listening"] == [f"0.0.0.0:{spot.port}"]
+    text = run_cli("service", "status", *spot.args())
+    assert "reachable from the network" in text.out
+
+
+# ------------------------------------------------------------- identity ---
+
+@pytest.fixture
+def foreign(tmp_path):
+    """A real process that is not ours (it dies on SIGUSR1, SIGTERM or SIGKILL)."""
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    time.sleep(0.2)
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+def _forge_state(spot, proc: subprocess.Popen) -> None:
+    """A state file with the foreign process's exact pid and create time for our port."""
+    spot.state_dir.mkdir(parents=True, exist_ok=True)
+    state = {"pid": proc.pid, "create_time": psutil.Process(proc.pid).create_time(),
+             "host": "127.0.0.1", "port": spot.port, "url": f"http://127.0.0.1:{spot.port}",
+             "argv": ["python", "-u", "launcher.py"], "log": str(spot.state_dir / "x.log")}
+    (spot.state_dir / f"comfyui-{spot.port}.json").write_text(json.dumps(state))
+
+
+@pytest.mark.parametrize("verb", ["stop", "restart", "stacks", "status", "start"])
+def test_foreign_process_named_by_the_state_is_left_alone(spot, foreign, verb):
+    _forge_state(spot, foreign)
+    res = spot.service(verb, timeout=60)
+    assert res.code == Exit.STALE, res.err + res.out
+    assert f"pid {foreign.pid}" in res.err and "left alone" in res.err
+    time.sleep(0.3)  # a signal, had one been sent, has been delivered by now
+    assert foreign.poll() is None  # still alive: no SIGTERM, SIGKILL or SIGUSR1 reached it
+    assert (spot.state_dir / f"comfyui-{spot.port}.json").exists()
+
+
+def test_config_file_with_aliases_or_duplicates_is_refused(tmp_path):
+    for text, needle in (("a: &x 8188\nport: *x\n", "anchors"),
+                         ("port: 1\nport: 2\n", "duplicate key 'port' on lines 1 and 2")):
+        cfg = tmp_path / "service.yaml"
+        cfg.write_text(text)
+        res = run_cli("service", "status", "--config", str(cfg))
+        assert res.code == Exit.CONFIG and needle in res.err and "Traceback" not in res.err
