@@ -36,6 +36,34 @@ def test_a_first_schema_file_is_migrated_and_keeps_its_rows(tmp_path):
     store.close()
 
 
+def test_a_read_only_open_reads_a_first_schema_file_and_changes_nothing(tmp_path):
+    """--dry-run and status over a file an older h3sprite wrote: its rows are read (parts
+    empty), nothing is migrated or written, no -wal/-shm file appears, a write is refused;
+    a missing file reads as empty and is not created."""
+    path = tmp_path / "h3sprite.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(V0_SCHEMA)
+    db.execute("INSERT INTO jobs VALUES ('hero/idle', 'fp', 'gfp', 'done', 1, NULL, '{}', "
+               "'{}', '{}', 0)")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    store = Store(path, read_only=True)
+    row = store.get("hero/idle")
+    assert row is not None and (row.fingerprint, row.status, row.parts) == ("fp", "done", {})
+    assert [r.key for r in store.all()] == ["hero/idle"]
+    with pytest.raises(StoreError, match="read-only"):
+        store.put("hero/idle", status=Status.PENDING)
+    store.close()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h3sprite.sqlite"]
+    missing = tmp_path / "none" / "h3sprite.sqlite"
+    empty = Store(missing, read_only=True)
+    assert empty.get("hero/idle") is None and empty.all() == []
+    empty.close()
+    assert not missing.parent.exists()
+
+
 def test_a_newer_schema_is_refused_with_the_fix(tmp_path):
     path = tmp_path / "h3sprite.sqlite"
     Store(path).close()
