@@ -149,8 +149,9 @@ class Dispatch:
 
     def _generate(self, g: Generator, p: Planned) -> Generated:
         j = p.job
-        self.store.put(j.key, fingerprint=j.fingerprint, gen_fingerprint=j.gen_fingerprint,
-                       parts=j.parts, status=Status.RUNNING)
+        # gen_fingerprint stays the one of the clip on disk until a new clip is there
+        # (_settle): a run killed meanwhile must not take the old clip for the new inputs.
+        self.store.put(j.key, fingerprint=j.fingerprint, parts=j.parts, status=Status.RUNNING)
         self.progress.server_doing(g.name, j.key)
 
         def on_event(kind: str, data: dict) -> None:
@@ -179,6 +180,7 @@ class Dispatch:
         j = p.job
         moved = False
         if res.clip is not None:
+            self.store.put(j.key, gen_fingerprint=j.gen_fingerprint)  # the clip's inputs
             with self.cond:
                 self.summary.per_server[g.name] = self.summary.per_server.get(g.name, 0) + 1
             self.pool.submit(self.post.process, j, res.clip, res)
