@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -180,4 +181,91 @@ def test_a_job_whose_server_stays_gone_moves_to_the_other(two):
     assert f"server {gone} not used: lost during the batch" in out
     rows = _rows(two.ws)
     assert {rows[k][1]["server"] for k in ("hero/attack", "zombie/attack")} == {two.url(1)}
+    two.write()
+
+
+def test_a_killed_driver_with_jobs_on_both_servers_adopts_both_prompts(two):
+    """SIGKILL the driver while both servers run a job: each job's row names the prompt and
+    the server it went to; the next run adopts each prompt on its own server (nothing sent
+    again), so every job is done with exactly one clip written."""
+    # another simulate_seconds: ComfyUI would answer the same graph from its cache
+    two.ws.write(server=None, servers=[two.spec(0), two.spec(1)],
+                 overrides={"@action": {"simulate_seconds": 4.5}})
+    before = two.clips()
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(two.ws.joblist),
+                             "--force", "--only", "idle"], cwd=REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, **two.ws.env()})
+    try:
+        deadline = time.monotonic() + 60
+        busy = [False, False]
+        while time.monotonic() < deadline and not all(busy):
+            assert proc.poll() is None, proc.communicate()
+            busy = [bool(requests.get(f"{two.url(i)}/queue", timeout=2).json()["queue_running"])
+                    for i in (0, 1)]
+            time.sleep(0.1)
+        assert all(busy), "the two servers never ran at once"
+    finally:
+        proc.kill()
+        proc.communicate()
+    inflight = {k: meta["inflight"] for k, (_, meta) in _rows(two.ws).items()
+                if k in ("hero/idle", "zombie/idle")}
+    assert {f["server"] for f in inflight.values()} == {two.url(0), two.url(1)}
+    res = two.ws.batch("--only", "idle")
+    assert res.code == 0, res.err + res.out
+    assert "done 2, skipped 0, failed 0" in res.out
+    rows = _rows(two.ws)
+    for key, f in inflight.items():
+        assert f"{key}: adopting prompt {f['prompt_id']}" in res.err
+        assert rows[key][0] == "done"
+        assert rows[key][1]["prompt_ids"] == [f["prompt_id"]]
+        assert rows[key][1]["server"] == f["server"]  # adopted where it ran
+    after = two.clips()
+    assert {job: after[job] - before.get(job, 0) for job in after} == {
+        "hero_idle": 1, "hero_attack": 0, "zombie_idle": 1, "zombie_attack": 0}
+    two.write()
+
+
+def test_a_full_disk_met_by_one_server_thread_stops_both(two, tmp_path):
+    """The disk fills while both servers generate: the first clip cannot be written; the
+    batch interrupts the other server's prompt, prints one `disk full` line and its
+    summary, exits 1 and leaves both jobs pending (none `running`, no temporary file);
+    with space again the rerun finishes both."""
+    from tests.driver.test_resilience import FullDisk, _temp_files
+
+    disk = FullDisk(tmp_path, None)  # writes under it fail with ENOSPC once filled
+    out, work = disk.root / "out", disk.root / "work"
+    # another simulate_seconds: ComfyUI would answer the same graph from its cache
+    two.ws.write(server=None, servers=[two.spec(0), two.spec(1)], out=str(out), work=str(work),
+                 overrides={"@action": {"simulate_seconds": 3.8}})
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(two.ws.joblist),
+                             "--only", "attack"], cwd=REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **two.ws.env(), **disk.env})
+    try:
+        deadline = time.monotonic() + 60
+        busy = [False, False]
+        while time.monotonic() < deadline and not all(busy):
+            assert proc.poll() is None, proc.communicate()
+            busy = [bool(requests.get(f"{two.url(i)}/queue", timeout=2).json()["queue_running"])
+                    for i in (0, 1)]
+            time.sleep(0.1)
+        assert all(busy), "the two servers never ran at once"
+        disk.fill()
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, stderr + stdout
+    assert "Traceback" not in stderr and "internal error" not in stderr
+    assert len([ln for ln in stderr.splitlines() if ln.startswith("disk full")]) == 1, stderr
+    assert "done 0, skipped 0, failed 0" in stdout and "stopped early: disk full" in stdout
+    db = sqlite3.connect(out / "h3sprite.sqlite")
+    status = dict(db.execute("SELECT key, status FROM jobs"))
+    db.close()
+    assert status == {"hero/attack": "pending", "zombie/attack": "pending"}
+    assert _temp_files(out, work) == []
+    disk.free()
+    res = two.ws.batch("--only", "attack")
+    assert res.code == 0, res.err + res.out
+    assert "done 2, skipped 0, failed 0" in res.out
     two.write()
