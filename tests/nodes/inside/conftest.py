@@ -1,5 +1,8 @@
 """Runs inside the embedded ComfyUI's python, with ComfyUI's root on sys.path."""
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 from comfy.cli_args import args  # ComfyUI parses no argv here: defaults
 
@@ -14,3 +17,12 @@ def output_dir(tmp_path):
     folder_paths.set_output_directory(str(tmp_path))
     yield tmp_path
     folder_paths.set_output_directory(old)
+
+
+def load_synth():
+    """tests/synth.py by path: ComfyUI's root (first on sys.path here) has its own `tests`."""
+    path = Path(__file__).resolve().parents[2] / "synth.py"
+    spec = importlib.util.spec_from_file_location("h3sprite_test_synth", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,4 +1,4 @@
-"""Procedural characters for tests, examples and demos: drawn by code, with real alpha.
+"""Procedural characters for tests and the example portraits: drawn by code, with real alpha.
 
 A character is a few capsules and discs (legs, torso, arms, head, weapon) posed per frame,
 so clips have real articulated motion. Palettes deliberately include green clothes and
