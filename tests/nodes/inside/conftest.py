@@ -1,6 +1,7 @@
 """Runs inside the embedded ComfyUI's python, with ComfyUI's root on sys.path."""
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,5 +25,6 @@ def load_synth():
     path = Path(__file__).resolve().parents[2] / "synth.py"
     spec = importlib.util.spec_from_file_location("h3sprite_test_synth", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
