@@ -34,7 +34,7 @@ from driver.client import ExecutionFailed, Hung, ServerLost, ValidationFailed, o
 from driver.joblist import Loaded
 from driver.jobs import Job, build_jobs, clip_ok, outputs_ok, sha256_file
 from driver.outputs import new_folder, timestamp
-from driver.process import write_sheet
+from driver.process import portrait_reference, write_sheet
 from driver.server import ServerHandle, ServerUnavailable
 from driver.store import Store
 from driver.workflow import Workflow
@@ -450,7 +450,8 @@ class Batch:
             res = pipeline.process_clip(clip, j.action, j.recipe, character=j.cid,
                                         cell_height=self.loaded.spec.cell_height,
                                         max_width=self.loaded.spec.max_width,
-                                        image_name=j.webp.name)
+                                        image_name=j.webp.name,
+                                        reference=portrait_reference(j.portrait))
             with self.lock:
                 write_sheet(res, j.webp, j.json, self.loaded.out)
                 post_s = time.monotonic() - t

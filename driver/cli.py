@@ -32,6 +32,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--recipes", type=Path, help="YAML/JSON file overriding recipes")
     s.add_argument("--cell-height", type=int, default=300)
     s.add_argument("--max-width", type=int, default=8000)
+    s.add_argument("--portrait", type=Path,
+                   help="the character's RGBA portrait: its colours guide the despill")
     s.add_argument("--keep-frames", action="store_true",
                    help="also write each cell as PNG into a new timestamped folder")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -71,7 +73,7 @@ def cmd_process(args: argparse.Namespace) -> int:
     recipe = recipe_for(args.action, load_recipes(args.recipes))
     done = process(args.clip, args.action, recipe, args.out, stem, character=character,
                    cell_height=args.cell_height, max_width=args.max_width,
-                   keep_frames=args.keep_frames)
+                   keep_frames=args.keep_frames, portrait=args.portrait)
     anim = done.result.meta["meta"]["animation"]
     size = done.result.meta["meta"]["size"]
     if args.json:

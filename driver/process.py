@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 
-from comfy_nodes.core import pipeline
+from comfy_nodes.core import matte, pipeline
+from comfy_nodes.core.greenscreen import load_portrait
 from comfy_nodes.core.recipes import Recipe
 from comfy_nodes.core.sheet import encode_webp, json_bytes, write_atomic
 from comfy_nodes.core.video import decode
@@ -35,14 +37,21 @@ def write_sheet(result: pipeline.SheetResult, webp: Path, js: Path,
     return backup
 
 
+def portrait_reference(path: Path | None) -> np.ndarray | None:
+    """The portrait's palette: colours of the character no backdrop has spilled on."""
+    return None if path is None else matte.portrait_palette(load_portrait(path))
+
+
 def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: str,
             character: str = "character", cell_height: int = 300, max_width: int = 8000,
-            keep_frames: bool = False, backup_root: Path | None = None) -> Processed:
+            keep_frames: bool = False, backup_root: Path | None = None,
+            portrait: Path | None = None) -> Processed:
     """Decode, post-process and write. Raises ClipError before anything is written."""
-    clip = decode(clip_path)
+    reference = portrait_reference(portrait)
+    clip = decode(clip_path, keep=pipeline.full_frames(recipe))
     result = pipeline.process_clip(clip, action, recipe, character=character,
                                    cell_height=cell_height, max_width=max_width,
-                                   image_name=f"{stem}.webp")
+                                   image_name=f"{stem}.webp", reference=reference)
     webp, js = out_dir / f"{stem}.webp", out_dir / f"{stem}.json"
     backup = write_sheet(result, webp, js, backup_root or out_dir)
     frames_dir = None

@@ -25,7 +25,7 @@ from . import matte, qc
 from . import window as window_mod
 from .recipes import Recipe
 from .sheet import Cell, layout, strip
-from .video import Clip
+from .video import Clip, ClipError
 
 CELL_MARGIN = 0.04  # of the character's height, around the union of its poses
 
@@ -86,6 +86,24 @@ class Analysis:
     qc: list[str]
     motion: float
     timings: dict[str, float]
+    crop: tuple[int, int, int, int] = (0, 0, 0, 0)  # x, y, w, h of the picture (bars cut)
+    smear: float = 0.0
+
+
+def full_frames(recipe: Recipe) -> int:
+    """How many leading frames of a clip the sheet may use, so a decode keeps only those
+    at full resolution: the recipe's generated length, with a quarter to spare for clips
+    at other rates. A longer clip's window is chosen within them (meta.clip.horizon)."""
+    return int(math.ceil(recipe.clip_frames * 1.25))
+
+
+def _views(clip: Clip) -> tuple[np.ndarray, np.ndarray, int]:
+    """(full-resolution frames, reduced copy of every frame, shrink factor)."""
+    if clip.small is not None:
+        return clip.frames, clip.small, clip.factor
+    h, w = clip.frames.shape[1:3]
+    factor = matte.model_factor(h, w)
+    return clip.frames, matte.shrink(clip.frames, factor), factor
 
 
 class Stopwatch:
@@ -105,13 +123,24 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     """Backdrop, coarse masks, alignment, window and QC of a clip."""
     lap = Stopwatch()
 
-    frames = clip.frames
-    n, h, w, _ = frames.shape
-    key = matte.estimate_key(frames)
+    frames, small, factor = _views(clip)
+    n = len(small)
+    if n < recipe.frames:
+        raise ClipError(f"clip {clip.path or '(in memory)'} has {n} frame(s); a sheet of "
+                        f"{recipe.frames} frames needs at least that many: give the whole "
+                        f"clip, or lower the recipe's frames")
+    # Letterbox bars are no backdrop: cut them before anything learns from the border.
+    top, bottom, left, right = qc.bars(small)
+    hs, ws = small.shape[1:3]
+    small = small[:, top:hs - bottom, left:ws - right]
+    h, w = frames.shape[1:3]
+    y0, x0 = top * factor, left * factor
+    y1 = h if not bottom else (hs - bottom) * factor
+    x1 = w if not right else (ws - right) * factor
+    crop = (x0, y0, x1 - x0, y1 - y0)
+    key = matte.estimate_key(small)
     lap("key")
-    factor = matte.model_factor(h, w)
     scale = 1.0 / factor
-    small = matte.shrink(frames, factor)
     largest_share: list[float] = []
     masks = matte.coarse_masks(small, key, largest_share)
     lap("masks")
@@ -122,12 +151,15 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     lap("align")
 
     noise_floor = 0.01 * (float(np.sqrt((feat.vectors ** 2).mean())) or 1.0)
-    still = window_mod.still_opening(feat.distances, noise_floor)
+    # The window lies within the frames held at full resolution.
+    m = min(n, len(frames))
+    dist = feat.distances[:m, :m]
+    still = window_mod.still_opening(dist, noise_floor)
     nominal = max(1, round(recipe.duration * clip.fps))
     if recipe.loop:
-        win = window_mod.loop_window(feat.distances, recipe.frames, nominal, still, noise_floor)
+        win = window_mod.loop_window(dist, recipe.frames, nominal, still, noise_floor)
     else:
-        win = window_mod.oneshot_window(feat.distances, recipe.frames, nominal, still)
+        win = window_mod.oneshot_window(dist, recipe.frames, nominal, still)
     lap("window")
 
     rest = max(0, still)
@@ -142,20 +174,29 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
         flags.append("STATIC")
     if not is_noise and qc.cropped(masks, win.indices):
         flags.append("CROPPED")
-    if not is_noise and not is_static and qc.facing(feat, rest):
+    if not is_noise and not is_static and qc.facing(feat, rest, max(3, round(0.5 * clip.fps))):
         flags.append("FACING")
+    smear = qc.smear(small, masks, key) if not is_noise else 0.0
+    if not is_static and smear > qc.SMEAR_ABOVE:
+        flags.append("SMEAR")
     lap("qc")
-    return Analysis(key, scale, masks, measures, alignment, win, flags, motion, lap.timings)
+    return Analysis(key, scale, masks, measures, alignment, win, flags, motion, lap.timings,
+                    crop, smear)
 
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
                  cell_height: int = 300, max_width: int = 8000,
-                 image_name: str | None = None) -> SheetResult:
+                 image_name: str | None = None,
+                 reference: np.ndarray | None = None) -> SheetResult:
+    """reference: the character's unspilled colours (matte.portrait_palette of its
+    portrait), which the despill un-mixes light wrap against."""
     an = analyse(clip, recipe)
     lap = Stopwatch(dict(an.timings))
 
-    frames = clip.frames
-    n, h, w, _ = frames.shape
+    cx, cy, cw_, ch_ = an.crop
+    frames = clip.frames[:, cy:cy + ch_, cx:cx + cw_]
+    n = clip.frame_count
+    h, w = frames.shape[1:3]
     key, masks, alignment, win, scale = an.key, an.masks, an.alignment, an.window, an.scale
     flags, motion = an.qc, an.motion
     # Cell geometry: the union of the sheet frames' aligned boxes, plus a margin.
@@ -204,11 +245,11 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         if len(xs):
             box = (int(xs.min() / scale) - margin, int(ys.min() / scale) - margin,
                    int((xs.max() + 1) / scale) + margin, int((ys.max() + 1) / scale) + margin)
-        rgba = matte.refine(frames[t], key, box=box)
+        rgba = matte.refine(frames[t], key, box=box, reference=reference)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)
         corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)
-        rx, ry = corners[0].min(), corners[1].min()
+        rx, ry = corners[0].min() + cx, corners[1].min() + cy  # in the clip's pixels
         rect = (rx, ry, corners[0].max() - rx, corners[1].max() - ry)
         return (_premultiplied_warp(rgba, m, (cw, ch)),
                 Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
@@ -235,7 +276,8 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     extra: dict[str, Any] = {
         "animation": anim,
         "cell": {"w": cw, "h": ch},
-        "clip": {"frames": n, "fps": clip.fps, "size": {"w": w, "h": h},
+        "clip": {"frames": n, "fps": clip.fps,
+                 "size": {"w": clip.frames.shape[2], "h": clip.frames.shape[1]},
                  "expected_frames": recipe.clip_frames, "window": {
                      "start": win.start, "span": win.span, "still_frames": win.still_frames}},
         "alignment": {"drift_px": [round(v, 2) for v in alignment.drift_px],
@@ -246,6 +288,13 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     }
     if shrunk:
         extra["cell"]["shrunk_to_fit"] = shrunk
+    if (cw_, ch_) != (clip.frames.shape[2], clip.frames.shape[1]):
+        extra["clip"]["crop"] = {"x": cx, "y": cy, "w": cw_, "h": ch_, "why": "letterbox"}
+    if clip.timing:
+        extra["clip"]["timing"] = clip.timing
+    if len(clip.frames) < n:
+        extra["clip"]["horizon"] = len(clip.frames)
+    extra["qc"] = {"smear": round(an.smear, 4)}
     meta = layout(character, action, cell_meta, (cw, ch), anchor, recipe.fps, recipe.loop,
                   image_name or f"{action}.webp", k, extra)
     lap("pack")
