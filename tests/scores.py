@@ -57,3 +57,75 @@ def score(got: np.ndarray, truth: np.ndarray, body: np.ndarray, key_channel: int
     err = float(np.abs(got[..., :3][deep].astype(np.float32)
                        - truth[..., :3][deep]).mean()) if deep.any() else 0.0
     return Score(iou, holes, excess, err)
+
+
+@dataclass(frozen=True)
+class Report:
+    """One fixture through the whole chain, its sheet's cells against the truth."""
+
+    name: str
+    scores: list[Score]  # per cell
+    flags: list[str]
+    loop_grade: str | None
+    feet_jitter: float  # px in the cell: spread (std) of the true lowest row over cells
+    seconds: float  # decode + post-processing
+    smear: float
+    meta: dict
+    panel: np.ndarray  # RGB: our middle cell and the truth, on magenta and on white
+
+    def mean(self, field: str) -> float:
+        return float(np.mean([getattr(s, field) for s in self.scores]))
+
+    def ok(self) -> bool:
+        return (self.mean("iou") >= MIN_IOU and self.mean("holes") <= MAX_HOLES
+                and EDGE_EXCESS[0] <= self.mean("edge_excess") <= EDGE_EXCESS[1]
+                and self.mean("interior_error") <= MAX_INTERIOR_ERROR)
+
+
+def _cell_matrix(rect: list[float], cell: tuple[int, int]) -> np.ndarray:
+    x, y, w, _ = rect
+    k = cell[0] / w
+    return np.array([[k, 0.0, -x * k], [0.0, k, -y * k]], np.float64)
+
+
+def _on(rgba: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
+    a = rgba[..., 3:4].astype(np.float32) / 255
+    return (rgba[..., :3] * a + np.array(colour, np.float32) * (1 - a) + 0.5).astype(np.uint8)
+
+
+def evaluate(name: str, fx, cell_height: int = 300) -> Report:
+    """Run fixture fx (tests.footage.Footage) as `driver process --portrait` does."""
+    import time
+
+    from comfy_nodes.core import matte, pipeline, video
+    from comfy_nodes.core.recipes import DEFAULT_RECIPES
+
+    recipe = DEFAULT_RECIPES[fx.action]
+    t0 = time.perf_counter()
+    clip = video.decode(fx.path, keep=pipeline.full_frames(recipe))
+    res = pipeline.process_clip(clip, fx.action, recipe, cell_height=cell_height,
+                                reference=matte.portrait_palette(fx.portrait))
+    seconds = time.perf_counter() - t0
+    meta = res.meta
+    cw, ch = meta["meta"]["cell"]["w"], meta["meta"]["cell"]["h"]
+    key_channel = int(np.argmax(meta["meta"]["key"]["rgb"]))
+    scores, lows, panel = [], [], None
+    for i, (cell, frame) in enumerate(zip(res.cells, meta["frames"].values(), strict=True)):
+        t = frame["source"]["index"]
+        m = _cell_matrix(frame["source"]["rect"], (cw, ch))
+        truth = pipeline._premultiplied_warp(fx.truth(t), m, (cw, ch))
+        body = fx.body(t)
+        body_rgba = np.dstack([np.zeros(body.shape + (3,), np.uint8), body])
+        body_c = pipeline._premultiplied_warp(body_rgba, m, (cw, ch))[..., 3]
+        scores.append(score(cell, truth, body_c, key_channel))
+        rows = np.nonzero((truth[..., 3] >= 128).any(1))[0]
+        if len(rows):
+            lows.append(rows[-1])
+        if i == len(res.cells) // 2:
+            panel = np.concatenate([_on(cell, (255, 0, 255)), _on(truth, (255, 0, 255)),
+                                    _on(cell, (255, 255, 255)), _on(truth, (255, 255, 255))],
+                                   axis=1)
+    anim = meta["meta"]["animation"]
+    return Report(name, scores, list(res.qc), anim["loop_grade"],
+                  float(np.std(lows)) if lows else 0.0, seconds,
+                  meta["meta"]["qc"]["smear"], meta, panel)

@@ -243,6 +243,10 @@ FAR_COST = 8.0
 # share is read from luma.
 LUMA_SEPARATION = 24.0
 CHROMA_SMEAR = 2
+EXTEND_SLACK = 12.0  # levels: how much worse the inner colour may explain a rim pixel
+# A filled hole whose colour is less than this share of the way from the backdrop to the
+# character's colour nearby is backdrop seen through a gap.
+SLIVER_SHARE = 0.2
 # After un-mixing, the key channel's excess over the other two may exceed the chosen
 # colour's own excess by this much (H.264's 4:2:0 colour puts edge pixels off the mix line).
 EXCESS_SLACK = 4.0
@@ -322,6 +326,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     fg = _clean_mask(raw, max(4, area // 4000), area // 600)
     r = _edge_width(*full)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    fg = _open_slivers(p, plate, raw, fg, kernel, key.threshold)
     outer = cv2.dilate(fg, kernel, iterations=1)
     alpha = fg.astype(np.float32)
     rgb = p.copy()
@@ -382,6 +387,23 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # the colours differ in it, and the colour is the chosen F's, at the un-mixed luma.
     # H.264 spreads chroma 2 px from where it belongs, whatever the frame size.
     smeared = dep <= r + CHROMA_SMEAR
+    # There the character's colour is taken from the nearest un-mixed pixels just inside
+    # (edge extension): the same part, whose chroma is the pixel's own.
+    inner = ~smeared & (dep <= r + CHROMA_SMEAR + 2)
+    if inner.any():
+        img = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
+        wgt = np.zeros((y1 - y0, x1 - x0), np.float32)
+        zy, zx = np.nonzero(zb)
+        img[zy[inner], zx[inner]] = Fp[inner]
+        wgt[zy[inner], zx[inner]] = 1.0
+        near, near_sup = _normalized_blur(img, wgt, 1.0 + CHROMA_SMEAR)
+        F2 = near[zy, zx]
+        # Only where that colour explains the pixel about as well as the chosen one: an
+        # ink line drawn on the edge itself keeps its own colour.
+        use = smeared & (near_sup[zy, zx] > 0.02) & (
+            _line_residual(P, B, F2) <= _line_residual(P, B, F) + EXTEND_SLACK)
+        F = np.where(use[:, None], F2, F)
+        cap = np.where(use, 1.0, cap)
     yp, yb, yf = P @ LUMA, B @ LUMA, F @ LUMA
     by_luma = smeared & (np.abs(yf - yb) > LUMA_SEPARATION)
     t_y = np.clip((yp - yb) / np.where(by_luma, yf - yb, 1.0), 1 - cap, 1.0)
@@ -392,7 +414,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # excess (a green shirt's edge stays green, a red cape's does not).
     c = int(np.argmax(key.key))
     o = [i for i in range(3) if i != c]
-    allowed = np.maximum(F[:, c] - np.maximum(F[:, o[0]], F[:, o[1]]), 0) + EXCESS_SLACK
+    allowed = F[:, c] - np.maximum(F[:, o[0]], F[:, o[1]]) + EXCESS_SLACK
     Fp[:, c] = np.minimum(Fp[:, c], np.maximum(Fp[:, o[0]], Fp[:, o[1]]) + allowed)
     has_f = ~np.isnan(local[:, 0])
     ref = np.where(has_f[:, None], local, F)
@@ -437,6 +459,34 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
             vals[light_r] = 0.0
             alpha_s[ring] = vals
     return _pack(rgb, alpha)
+
+
+def _line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """Distance of each P from the segment B..F (levels)."""
+    v = F - B
+    t = np.clip(((P - B) * v).sum(-1) / np.maximum((v * v).sum(-1), 1e-6), 0.0, 1.0)
+    return np.sqrt(((P - B - t[:, None] * v) ** 2).sum(-1))
+
+
+def _open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndarray,
+                  kernel: np.ndarray, threshold: float) -> np.ndarray:
+    """Filled holes that are backdrop seen through the character (the gap between two
+    legs) open again: their colour is clearly nearer the backdrop than the character's
+    colour nearby is. A green shirt's sub-threshold specks stay filled: the shirt's own
+    colour is near the backdrop too, so they are not clearly nearer it."""
+    hole = (fg > 0) & (raw == 0)
+    if not hole.any():
+        return fg
+    core = cv2.erode(raw, kernel).astype(np.float32)
+    f_hat, support = _normalized_blur(p, core, 2.0 * kernel.shape[0])
+    P, B, F = p[hole], plate[hole], f_hat[hole]
+    v = F - B
+    v2 = (v * v).sum(-1)
+    t = ((P - B) * v).sum(-1) / np.maximum(v2, 1e-6)
+    backdrop = (support[hole] > 1e-3) & (v2 > (3 * threshold) ** 2) & (t < SLIVER_SHARE)
+    out = fg.copy()
+    out[np.nonzero(hole)[0][backdrop], np.nonzero(hole)[1][backdrop]] = 0
+    return out
 
 
 def _pack(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
