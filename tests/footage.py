@@ -315,5 +315,9 @@ FLAGS.update({"idle_static": {"STATIC"}, "walk_cropped": {"CROPPED"},
               "walk_turns": {"FACING"}, "walk_ghost": {"SMEAR"}})
 
 
+# Cases made to show a fault the sheet cannot undo: judged on their flag, not on colour.
+NOT_JUDGED = {"walk_ghost"}
+
+
 def footage(name: str) -> Footage:
     return make(name, CASES[name])

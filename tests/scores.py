@@ -112,6 +112,8 @@ def evaluate(name: str, fx, cell_height: int = 300) -> Report:
     scores, lows, panel = [], [], None
     for i, (cell, frame) in enumerate(zip(res.cells, meta["frames"].values(), strict=True)):
         t = frame["source"]["index"]
+        if clip.decoded_index is not None:  # resampled by timestamp: the frame drawn
+            t = clip.decoded_index[t]
         m = _cell_matrix(frame["source"]["rect"], (cw, ch))
         truth = pipeline._premultiplied_warp(fx.truth(t), m, (cw, ch))
         body = fx.body(t)

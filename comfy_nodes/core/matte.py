@@ -75,9 +75,22 @@ def _border(a: np.ndarray, width: int) -> np.ndarray:
 
 def _normalized_blur(values: np.ndarray, weight: np.ndarray, sigma: float) -> tuple[
         np.ndarray, np.ndarray]:
-    """Weighted Gaussian average (normalized convolution): fills holes smoothly."""
-    num = cv2.GaussianBlur(values * weight[..., None], (0, 0), sigma)
-    den = cv2.GaussianBlur(weight, (0, 0), sigma)
+    """Weighted Gaussian average (normalized convolution): fills holes smoothly. Wide
+    blurs run on a copy shrunk by sigma/3 (a smooth estimate loses nothing there; the
+    cost of a Gaussian grows with sigma)."""
+    h, w = weight.shape
+    f = int(sigma // 3)
+    if f >= 2 and min(h, w) >= 4 * f:
+        small = (max(1, w // f), max(1, h // f))
+        nv = cv2.resize(values * weight[..., None], small, interpolation=cv2.INTER_AREA)
+        dv = cv2.resize(weight, small, interpolation=cv2.INTER_AREA)
+        nv = cv2.GaussianBlur(nv, (0, 0), sigma / f)
+        dv = cv2.GaussianBlur(dv, (0, 0), sigma / f)
+        num = cv2.resize(nv, (w, h), interpolation=cv2.INTER_LINEAR)
+        den = cv2.resize(dv, (w, h), interpolation=cv2.INTER_LINEAR)
+    else:
+        num = cv2.GaussianBlur(values * weight[..., None], (0, 0), sigma)
+        den = cv2.GaussianBlur(weight, (0, 0), sigma)
     return num / np.maximum(den, 1e-6)[..., None], den
 
 
@@ -243,13 +256,14 @@ FAR_COST = 8.0
 # share is read from luma.
 LUMA_SEPARATION = 24.0
 CHROMA_SMEAR = 2
+WEAK_DISTANCE = 3.0  # in thresholds: a pixel this close to the backdrop may be a mix
 EXTEND_SLACK = 12.0  # levels: how much worse the inner colour may explain a rim pixel
 # A filled hole whose colour is less than this share of the way from the backdrop to the
 # character's colour nearby is backdrop seen through a gap.
 SLIVER_SHARE = 0.2
 # After un-mixing, the key channel's excess over the other two may exceed the chosen
 # colour's own excess by this much (H.264's 4:2:0 colour puts edge pixels off the mix line).
-EXCESS_SLACK = 4.0
+EXCESS_SLACK = 2.0
 
 
 def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
@@ -281,11 +295,13 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     1 - t at most `cap` (M,), plus `prior` (K,) levels per candidate (far colours cost
     more than near ones). Returns (t, F_chosen)."""
     v = cands - B[:, None]  # (M, K, 3)
-    v2 = (v * v).sum(-1)
-    d = (P - B)[:, None]
-    t = (d * v).sum(-1) / np.maximum(v2, 1e-6)
-    t = np.clip(t, (1 - cap)[:, None], 1.0)
-    resid = np.sqrt(((d - t[..., None] * v) ** 2).sum(-1))
+    v2 = np.einsum("mkc,mkc->mk", v, v)  # einsum: numpy's sum over a length-3 axis is slow
+    d = P - B
+    dv = np.einsum("mc,mkc->mk", d, v)
+    t = np.clip(dv / np.maximum(v2, 1e-6), (1 - cap)[:, None], 1.0)
+    # |d - t v|^2 = |d|^2 - 2 t d.v + t^2 |v|^2
+    resid = np.sqrt(np.maximum(np.einsum("mc,mc->m", d, d)[:, None] - 2 * t * dv
+                               + t * t * v2, 0.0))
     cost = resid + SPILL_COST * (1 - t) + (0.0 if prior is None else prior[None])
     cost = np.where(v2 > min_sep * min_sep, cost, np.inf)  # a backdrop-coloured F says nothing
     best = np.argmin(cost, axis=1)
@@ -340,7 +356,10 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
         plate = plate * float(np.clip(gain, 0.8, 1.25))
     depth = cv2.distanceTransform(fg, cv2.DIST_L2, 5)  # 1 on the silhouette's outer ring
     wrap = _wrap_depth(*full)
-    zone = (outer > 0) & (depth <= wrap)
+    # Near the edge, or anywhere the colour is barely off the backdrop (a gap between
+    # limbs, a motion-blurred part): pixels that may be a mix to un-mix.
+    weak = d < WEAK_DISTANCE * key.threshold
+    zone = (outer > 0) & ((depth <= wrap) | weak)
     # Colours the spill cannot reach: deeper than the wrap, or, in parts thinner than
     # twice that (arms, legs, blades), their centre line, the farthest from any edge.
     ridge = (depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8))) & (depth >= r + 1)
@@ -379,6 +398,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # opaque and carry at most the wrap, which fades inward.
     rim = dep <= r
     cap = np.where(rim, 1.0, MAX_WRAP * np.clip(1 - (dep - r) / (wrap - r + 1), 0, 1))
+    cap = np.where(weak[sl][zb] & ~rim, MAX_WRAP, cap)
     prior = np.array([0.0, FAR_COST] + [FAR_COST] * (C.shape[1] - 2), np.float32)
     t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior)
     Fp = B + (P - B) / np.maximum(t, 0.05)[:, None]
@@ -477,15 +497,21 @@ def _open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndar
     hole = (fg > 0) & (raw == 0)
     if not hole.any():
         return fg
-    core = cv2.erode(raw, kernel).astype(np.float32)
-    f_hat, support = _normalized_blur(p, core, 2.0 * kernel.shape[0])
-    P, B, F = p[hole], plate[hole], f_hat[hole]
+    ys, xs = np.nonzero(hole)
+    pad = 4 * kernel.shape[0]
+    y0, y1 = max(0, ys.min() - pad), ys.max() + pad + 1
+    x0, x1 = max(0, xs.min() - pad), xs.max() + pad + 1
+    core = cv2.erode(raw[y0:y1, x0:x1], kernel).astype(np.float32)
+    f_hat, support = _normalized_blur(p[y0:y1, x0:x1], core, 2.0 * kernel.shape[0])
+    hb = hole[y0:y1, x0:x1]
+    P, B, F = p[y0:y1, x0:x1][hb], plate[y0:y1, x0:x1][hb], f_hat[hb]
+    support = support[hb]
     v = F - B
     v2 = (v * v).sum(-1)
     t = ((P - B) * v).sum(-1) / np.maximum(v2, 1e-6)
-    backdrop = (support[hole] > 1e-3) & (v2 > (3 * threshold) ** 2) & (t < SLIVER_SHARE)
+    backdrop = (support > 1e-3) & (v2 > (3 * threshold) ** 2) & (t < SLIVER_SHARE)
     out = fg.copy()
-    out[np.nonzero(hole)[0][backdrop], np.nonzero(hole)[1][backdrop]] = 0
+    out[ys[backdrop], xs[backdrop]] = 0
     return out
 
 

@@ -28,6 +28,7 @@ class Clip:
     factor: int = 1
     count: int | None = None  # frames in the clip (None: len(frames))
     timing: dict | None = None  # how a variable-frame-rate clip was resampled
+    decoded_index: tuple[int, ...] | None = None  # resampled: each frame's decoded frame
 
     @property
     def size(self) -> tuple[int, int]:
@@ -141,11 +142,13 @@ def decode(path: str | Path, keep: int | None = None) -> Clip:
         raise ClipError(f"clip {path} is not a readable video: {e}") from None
     if small.n == 0:
         raise ClipError(f"clip {path} has no frames")
-    timing = None
+    timing, index = None, None
     if sampler.uneven:
         timing = {"variable_frame_rate": True, "decoded_frames": sampler.decoded,
                   "average_fps": round(average, 3), "resampled_to_fps": fps}
-    return Clip(full.result(), fps, str(path), small.result(), factor, small.n, timing)
+        index = tuple(sampler.source[:small.n])
+    return Clip(full.result(), fps, str(path), small.result(), factor, small.n, timing,
+                index)
 
 
 class _Sampler:
@@ -158,11 +161,13 @@ class _Sampler:
         self.next_slot = 0
         self.decoded = 0
         self.uneven = False
+        self.source: list[int] = []  # decoded frame of each slot
 
     def slots(self, time: float | None) -> list[int]:
         self.decoded += 1
         if time is None:  # no timestamp: one slot per frame
             self.next_slot += 1
+            self.source.append(self.decoded - 1)
             return [self.next_slot - 1]
         if self.t0 is None:
             self.t0 = time
@@ -176,6 +181,7 @@ class _Sampler:
         if last < first:
             return []
         self.next_slot = last + 1
+        self.source += [self.decoded - 1] * (last + 1 - first)
         return list(range(first, last + 1))
 
 
