@@ -28,6 +28,7 @@ from .sheet import Cell, layout, strip
 from .video import Clip, ClipError
 
 CELL_MARGIN = 0.04  # of the character's height, around the union of its poses
+FRAME_SLACK = 8  # frames kept at full resolution beyond the recipe's generated length
 
 
 @dataclass
@@ -92,9 +93,10 @@ class Analysis:
 
 def full_frames(recipe: Recipe) -> int:
     """How many leading frames of a clip the sheet may use, so a decode keeps only those
-    at full resolution: the recipe's generated length, with a quarter to spare for clips
-    at other rates. A longer clip's window is chosen within them (meta.clip.horizon)."""
-    return int(math.ceil(recipe.clip_frames * 1.25))
+    at full resolution: the recipe's generated length and a few to spare. A longer clip's
+    window is chosen within them (meta.clip.horizon); the whole clip is still analysed
+    (QC) on its reduced copy. Memory then follows the sheet, not the clip."""
+    return recipe.clip_frames + FRAME_SLACK
 
 
 def _views(clip: Clip) -> tuple[np.ndarray, np.ndarray, int]:
