@@ -207,12 +207,11 @@ def coarse_masks(small: np.ndarray, key: KeyModel,
     """Character masks of frames already at the key model's size: (N, h, w) uint8 0/1.
     `parts` (a list) receives each frame's largest-part share, before speck removal."""
     n, h, w, _ = small.shape
-    d = colour_distance(small, key.plate)
-    fg = (d > key.threshold).astype(np.uint8)
     area = h * w
-    out = np.empty_like(fg)
-    for i in range(n):
-        out[i] = _clean_mask(fg[i], max(2, area // 4000), area // 400, parts)
+    out = np.empty((n, h, w), np.uint8)
+    for i in range(n):  # frame by frame: a float copy of a long clip would dwarf the rest
+        fg = (colour_distance(small[i], key.plate) > key.threshold).astype(np.uint8)
+        out[i] = _clean_mask(fg, max(2, area // 4000), area // 400, parts)
     return out
 
 
@@ -260,7 +259,7 @@ WEAK_DISTANCE = 3.0  # in thresholds: a pixel this close to the backdrop may be 
 EXTEND_SLACK = 12.0  # levels: how much worse the inner colour may explain a rim pixel
 # A filled hole whose colour is less than this share of the way from the backdrop to the
 # character's colour nearby is backdrop seen through a gap.
-SLIVER_SHARE = 0.2
+SLIVER_SHARE = 0.12
 # After un-mixing, the key channel's excess over the other two may exceed the chosen
 # colour's own excess by this much (H.264's 4:2:0 colour puts edge pixels off the mix line).
 EXCESS_SLACK = 2.0

@@ -146,20 +146,20 @@ def smear(small: np.ndarray, masks: np.ndarray, key) -> float:
     SMEAR above); median over frames where the character moved."""
     from .matte import colour_distance
 
-    p = small.astype(np.float32)
     plate = key.plate
-    d = colour_distance(p, plate)
-    diff = p - plate
-    solid = d > 2.5 * key.threshold
     scores = []
-    for t in range(1, len(p)):
+    prev = small[0].astype(np.float32) - plate  # frame by frame: no float copy of the clip
+    for t in range(1, len(small)):
+        cur = small[t].astype(np.float32) - plate
+        prev_diff, prev = prev, cur
         prev_char = masks[t - 1] > 0
-        left = prev_char & ~solid[t]
         moved = int((prev_char ^ (masks[t] > 0)).sum())
         area = int(masks[t].sum())
         if area < 8 or moved < max(2, area // 50):
             continue
-        a, b = diff[t][left], diff[t - 1][left]
+        solid = colour_distance(small[t], plate) > 2.5 * key.threshold
+        left = prev_char & ~solid
+        a, b = cur[left], prev_diff[left]
         nb = np.sqrt((b * b).sum(-1)) + 1e-3
         na = np.sqrt((a * a).sum(-1)) + 1e-3
         cos = (a * b).sum(-1) / (na * nb)
