@@ -260,6 +260,7 @@ EXTEND_SLACK = 12.0  # levels: how much worse the inner colour may explain a rim
 # A filled hole whose colour is less than this share of the way from the backdrop to the
 # character's colour nearby is backdrop seen through a gap.
 SLIVER_SHARE = 0.12
+SLIVER_DISTANCE = 0.5  # and nearer the backdrop than this share of the key threshold
 # After un-mixing, the key channel's excess over the other two may exceed the chosen
 # colour's own excess by this much (H.264's 4:2:0 colour puts edge pixels off the mix line).
 EXCESS_SLACK = 2.0
@@ -508,7 +509,8 @@ def _open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndar
     v = F - B
     v2 = (v * v).sum(-1)
     t = ((P - B) * v).sum(-1) / np.maximum(v2, 1e-6)
-    backdrop = (support > 1e-3) & (v2 > (3 * threshold) ** 2) & (t < SLIVER_SHARE)
+    near_b = colour_distance(P, B) < SLIVER_DISTANCE * threshold
+    backdrop = (support > 1e-3) & (v2 > (3 * threshold) ** 2) & (t < SLIVER_SHARE) & near_b
     out = fg.copy()
     out[ys[backdrop], xs[backdrop]] = 0
     return out

