@@ -277,8 +277,17 @@ def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
         px = px[np.random.default_rng(seed).choice(len(px), max_samples, replace=False)]
     k = min(k, len(px))
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    cv2.setRNGSeed(seed)
-    _, _, centres = cv2.kmeans(px, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    # Seeded by farthest points, not OpenCV's random seeding (its RNG is per thread, and
+    # cells are matted on a pool): the same frame always gets the same palette.
+    centres = [px.mean(0)]
+    d2 = ((px - centres[0]) ** 2).sum(1)
+    for _ in range(k - 1):
+        centres.append(px[int(np.argmax(d2))])
+        d2 = np.minimum(d2, ((px - centres[-1]) ** 2).sum(1))
+    c = np.array(centres, np.float32)
+    labels = np.argmin(((px[:, None] - c[None]) ** 2).sum(-1), 1).astype(np.int32)
+    labels = labels.reshape(-1, 1)
+    _, _, centres = cv2.kmeans(px, k, labels, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     return centres.astype(np.float32)
 
 

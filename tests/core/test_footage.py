@@ -24,16 +24,25 @@ def report(name: str) -> scores.Report:
 
 JUDGED = [n for n in footage.CASES if n not in footage.NOT_JUDGED]
 # Not there yet (issue 9's closing note lists them): thin strands and fast motion blur
-# keep part of the rim's green, blurred limbs lower the IoU; the letterboxed walk's
-# window lands on frames where the legs nearly touch and the sliver between them stays
-# green (+6.6 against +6).
-SHORT_OF = {"walk_strands_wrap2", "attack_blur", "skill_teal", "hurt_flat",
-            "walk_letterbox"}
+# keep part of the rim's green, blurred limbs lower the IoU.
+SHORT_OF = {"walk_strands_wrap2", "attack_blur", "skill_teal", "hurt_flat"}
+# On the edge of the +6 limit: the letterboxed walk's window lands on frames where the
+# legs nearly touch and the sliver between them stays green (+4.8 to +7.2 measured,
+# depending on which frames the window takes).
+BORDERLINE = {"walk_letterbox"}
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason="issue 9: not yet within the thresholds")) if n in SHORT_OF else n
-    for n in JUDGED])
+def _case(name: str):
+    if name in SHORT_OF:
+        return pytest.param(name, marks=pytest.mark.xfail(
+            strict=True, reason="issue 9: not yet within the thresholds"))
+    if name in BORDERLINE:
+        return pytest.param(name, marks=pytest.mark.xfail(
+            strict=False, reason="issue 9: on the edge of the edge-excess limit"))
+    return name
+
+
+@pytest.mark.parametrize("name", [_case(n) for n in JUDGED])
 def test_sheet_matches_truth(name):
     """Over the sheet's cells: IoU >= 0.95 with the true body, holes <= 2 %, edge green
     excess within -8..+6 levels of the truth's, interior colour error <= 12 levels."""
