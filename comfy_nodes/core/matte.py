@@ -287,8 +287,8 @@ def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
     c = np.array(centres, np.float32)
     labels = np.argmin(((px[:, None] - c[None]) ** 2).sum(-1), 1).astype(np.int32)
     labels = labels.reshape(-1, 1)
-    _, _, centres = cv2.kmeans(px, k, labels, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
-    return centres.astype(np.float32)
+    _, _, found = cv2.kmeans(px, k, labels, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
+    return np.asarray(found, np.float32)
 
 
 def portrait_palette(rgba: np.ndarray) -> np.ndarray:
