@@ -287,6 +287,7 @@ def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
     c = np.array(centres, np.float32)
     labels = np.argmin(((px[:, None] - c[None]) ** 2).sum(-1), 1).astype(np.int32)
     labels = labels.reshape(-1, 1)
+    cv2.setRNGSeed(seed)  # this thread's RNG refills a cluster that empties
     _, _, found = cv2.kmeans(px, k, labels, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     return np.asarray(found, np.float32)
 

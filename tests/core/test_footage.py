@@ -26,10 +26,11 @@ JUDGED = [n for n in footage.CASES if n not in footage.NOT_JUDGED]
 # Not there yet (issue 9's closing note lists them): thin strands and fast motion blur
 # keep part of the rim's green, blurred limbs lower the IoU.
 SHORT_OF = {"walk_strands_wrap2", "attack_blur", "skill_teal", "hurt_flat"}
-# On the edge of the +6 limit: the letterboxed walk's window lands on frames where the
-# legs nearly touch and the sliver between them stays green (+4.8 to +7.2 measured,
-# depending on which frames the window takes).
-BORDERLINE = {"walk_letterbox"}
+# On the edge of the +6 limit, and not the same from run to run: where two legs nearly
+# touch the sliver between them stays green, and the walks measure +4.8 to +7.2 depending
+# on the frames the window takes; results also differ slightly between a test run alone
+# and after other tests in the same process (cause not yet found: issue 9's note).
+BORDERLINE = {"walk_letterbox", "walk_flat", "walk_vfr"}
 
 
 def _case(name: str):
