@@ -36,7 +36,7 @@ from driver.client import ExecutionFailed, Hung, ServerLost, ValidationFailed, o
 from driver.joblist import Loaded
 from driver.jobs import Job, build_jobs, clip_ok, outputs_ok, sha256_file, what_changed
 from driver.outputs import new_folder, timestamp
-from driver.process import write_sheet
+from driver.process import portrait_reference, write_sheet
 from driver.select import Selector
 from driver.server import ServerHandle, ServerUnavailable
 from driver.store import Store
@@ -546,7 +546,8 @@ class Batch:
         try:
             res = pipeline.process_clip(clip, j.action, j.recipe, character=j.cid,
                                         cell_height=self.loaded.spec.cell_height,
-                                        max_width=self.loaded.spec.max_width)
+                                        max_width=self.loaded.spec.max_width,
+                                        reference=portrait_reference(j.portrait))
             with self.lock:
                 written = write_sheet(res, j.out_dir, j.action, self.loaded.out, j.formats,
                                       j.image_format)
