@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench browser engines
+.PHONY: setup demo test lint bench browser engines quality
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,3 +48,7 @@ test: setup lint browser engines
 bench: setup
 	$(PY) -m benchmarks
 	$(PY) -m benchmarks.batch
+
+# Every model-like fixture against its truth; PNGs under benchmarks/_quality/.
+quality: $(STAMP)
+	$(PY) -m benchmarks.quality

@@ -25,11 +25,11 @@ import requests
 import yaml
 from PIL import Image
 
-from comfy_nodes.core import synth
 from driver.batch import Batch, Options
 from driver.joblist import load
 from service import manager
 from service.config import resolve
+from tests import synth
 
 REPO = Path(__file__).resolve().parent.parent
 

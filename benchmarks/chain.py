@@ -19,9 +19,10 @@ from pathlib import Path
 
 import av
 
-from comfy_nodes.core import pipeline, synth, video
+from comfy_nodes.core import pipeline, video
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
 from comfy_nodes.core.sheet import encode_webp
+from tests import synth
 
 
 def bare_decode(path: Path) -> float:

@@ -17,6 +17,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from comfy_nodes.core.pipeline import full_frames
 from comfy_nodes.core.util import unique_path
 from comfy_nodes.core.video import decode
 from driver import disk, reroll, select
@@ -185,7 +186,8 @@ class Batch:
         self.say(self.summary.stopped)
 
     def _post_reused(self, p: Planned) -> None:
-        self.post.process(p.job, decode(p.job.clip_path), Generated("", reused=True))
+        self.post.process(p.job, decode(p.job.clip_path, keep=full_frames(p.job.recipe)),
+                          Generated("", reused=True))
 
     # -------------------------------------------------------------- servers ---
     def _start_servers(self, n_generate: int) -> None:

@@ -36,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="comma-separated: texturepacker (always), aseprite, godot, frames")
     s.add_argument("--image-format", default="webp", choices=["webp", "png"],
                    help="the strip's image: lossless WebP (default) or PNG")
+    s.add_argument("--portrait", type=Path,
+                   help="the character's RGBA portrait: its colours guide the despill")
     s.add_argument("--keep-frames", action="store_true",
                    help="same as adding frames to --formats (STEM_frames/0000.png ...)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -90,7 +92,7 @@ def cmd_process(args: argparse.Namespace) -> int:
     recipe = recipe_for(args.action, load_recipes(args.recipes))
     done = process(args.clip, args.action, recipe, args.out, stem, character=character,
                    cell_height=args.cell_height, max_width=args.max_width, formats=formats,
-                   image_format=ImageFormat(args.image_format))
+                   image_format=ImageFormat(args.image_format), portrait=args.portrait)
     sheet, written = done.sheet, done.written
     if args.json:
         print(json.dumps({

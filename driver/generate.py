@@ -20,6 +20,7 @@ import requests
 from PIL import Image
 
 from comfy_nodes.core.greenscreen import load_portrait, prepare_first_frame
+from comfy_nodes.core.pipeline import full_frames
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.util import atomic_write
 from comfy_nodes.core.video import Clip, ClipError, decode
@@ -253,9 +254,9 @@ class Generator:
             raise ExecutionFailed(f"node {clip_node} (@clip) wrote no file")
         self._keep_old_clip(j)
         self.server.client.download(files[0], j.clip_path)
-        clip = decode(j.clip_path)
-        if len(clip.frames) != frames:
-            raise ClipError(f"clip has {len(clip.frames)} frames, expected {frames}")
+        clip = decode(j.clip_path, keep=full_frames(j.recipe))  # memory follows the sheet
+        if clip.frame_count != frames:
+            raise ClipError(f"clip has {clip.frame_count} frames, expected {frames}")
         return clip
 
     def _recover(self, j: Job, e: Exception, prompt_id: str) -> Run | None:

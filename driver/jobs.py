@@ -141,7 +141,7 @@ def clip_ok(path: Path, frames: int) -> bool:
     if not path.is_file():
         return False
     try:
-        return len(decode(path).frames) == frames
+        return decode(path, keep=1).frame_count == frames  # counting needs no full frames
     except ClipError:
         return False
 

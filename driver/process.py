@@ -6,8 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from comfy_nodes.core import export, pipeline
+import numpy as np
+
+from comfy_nodes.core import export, matte, pipeline
 from comfy_nodes.core.export import DEFAULT_FORMATS, Format, ImageFormat, Written
+from comfy_nodes.core.greenscreen import load_portrait
 from comfy_nodes.core.recipes import Recipe
 from comfy_nodes.core.sheet import Sheet
 from comfy_nodes.core.video import decode
@@ -29,14 +32,21 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str, backup_root: Path,
                               back_up=lambda paths: back_up(paths, backup_root))
 
 
+def portrait_reference(path: Path | None) -> np.ndarray | None:
+    """The portrait's palette: colours of the character no backdrop has spilled on."""
+    return None if path is None else matte.portrait_palette(load_portrait(path))
+
+
 def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: str,
             character: str = "character", cell_height: int = 300, max_width: int = 8000,
             formats: Iterable[Format] = DEFAULT_FORMATS,
             image_format: ImageFormat = ImageFormat.WEBP,
-            backup_root: Path | None = None) -> Processed:
+            backup_root: Path | None = None, portrait: Path | None = None) -> Processed:
     """Decode, post-process and write. Raises ClipError before anything is written."""
-    clip = decode(clip_path)
+    reference = portrait_reference(portrait)
+    clip = decode(clip_path, keep=pipeline.full_frames(recipe))
     sheet = pipeline.process_clip(clip, action, recipe, character=character,
-                                  cell_height=cell_height, max_width=max_width)
+                                  cell_height=cell_height, max_width=max_width,
+                                  reference=reference)
     written = write_sheet(sheet, out_dir, stem, backup_root or out_dir, formats, image_format)
     return Processed(sheet, written)

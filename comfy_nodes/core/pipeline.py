@@ -15,6 +15,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,9 +25,10 @@ from . import matte, qc
 from . import window as window_mod
 from .recipes import Recipe
 from .sheet import AlignmentInfo, Cell, ClipWindow, KeyColour, LoopGrade, QCFlag, Sheet
-from .video import Clip
+from .video import Clip, ClipError
 
 CELL_MARGIN = 0.04  # of the character's height, around the union of its poses
+FRAME_SLACK = 8  # frames kept at full resolution beyond the recipe's generated length
 
 
 def _premultiplied_warp(rgba: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -75,6 +77,25 @@ class Analysis:
     qc: list[str]
     motion: float
     timings: dict[str, float]
+    crop: tuple[int, int, int, int] = (0, 0, 0, 0)  # x, y, w, h of the picture (bars cut)
+    smear: float = 0.0
+
+
+def full_frames(recipe: Recipe) -> int:
+    """How many leading frames of a clip the sheet may use, so a decode keeps only those
+    at full resolution: the recipe's generated length and a few to spare. A longer clip's
+    window is chosen within them (meta.clip.horizon); the whole clip is still analysed
+    (QC) on its reduced copy. Memory then follows the sheet, not the clip."""
+    return recipe.clip_frames + FRAME_SLACK
+
+
+def _views(clip: Clip) -> tuple[np.ndarray, np.ndarray, int]:
+    """(full-resolution frames, reduced copy of every frame, shrink factor)."""
+    if clip.small is not None:
+        return clip.frames, clip.small, clip.factor
+    h, w = clip.frames.shape[1:3]
+    factor = matte.model_factor(h, w)
+    return clip.frames, matte.shrink(clip.frames, factor), factor
 
 
 class Stopwatch:
@@ -94,13 +115,24 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     """Backdrop, coarse masks, alignment, window and QC of a clip."""
     lap = Stopwatch()
 
-    frames = clip.frames
-    n, h, w, _ = frames.shape
-    key = matte.estimate_key(frames)
+    frames, small, factor = _views(clip)
+    n = len(small)
+    if n < recipe.frames:
+        raise ClipError(f"clip {clip.path or '(in memory)'} has {n} frame(s); a sheet of "
+                        f"{recipe.frames} frames needs at least that many: give the whole "
+                        f"clip, or lower the recipe's frames")
+    # Letterbox bars are no backdrop: cut them before anything learns from the border.
+    top, bottom, left, right = qc.bars(small)
+    hs, ws = small.shape[1:3]
+    small = small[:, top:hs - bottom, left:ws - right]
+    h, w = frames.shape[1:3]
+    y0, x0 = top * factor, left * factor
+    y1 = h if not bottom else (hs - bottom) * factor
+    x1 = w if not right else (ws - right) * factor
+    crop = (x0, y0, x1 - x0, y1 - y0)
+    key = matte.estimate_key(small)
     lap("key")
-    factor = matte.model_factor(h, w)
     scale = 1.0 / factor
-    small = matte.shrink(frames, factor)
     largest_share: list[float] = []
     masks = matte.coarse_masks(small, key, largest_share)
     lap("masks")
@@ -111,12 +143,15 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     lap("align")
 
     noise_floor = 0.01 * (float(np.sqrt((feat.vectors ** 2).mean())) or 1.0)
-    still = window_mod.still_opening(feat.distances, noise_floor)
+    # The window lies within the frames held at full resolution.
+    m = min(n, len(frames))
+    dist = feat.distances[:m, :m]
+    still = window_mod.still_opening(dist, noise_floor)
     nominal = max(1, round(recipe.duration * clip.fps))
     if recipe.loop:
-        win = window_mod.loop_window(feat.distances, recipe.frames, nominal, still, noise_floor)
+        win = window_mod.loop_window(dist, recipe.frames, nominal, still, noise_floor)
     else:
-        win = window_mod.oneshot_window(feat.distances, recipe.frames, nominal, still)
+        win = window_mod.oneshot_window(dist, recipe.frames, nominal, still)
     lap("window")
 
     rest = max(0, still)
@@ -131,20 +166,30 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
         flags.append("STATIC")
     if not is_noise and qc.cropped(masks, win.indices):
         flags.append("CROPPED")
-    if not is_noise and not is_static and qc.facing(feat, rest):
+    if not is_noise and not is_static and qc.facing(feat, rest, max(3, round(0.5 * clip.fps))):
         flags.append("FACING")
+    smear = qc.smear(small, masks, key) if not is_noise else 0.0
+    if not is_static and smear > qc.SMEAR_ABOVE:
+        flags.append("SMEAR")
     lap("qc")
-    return Analysis(key, scale, masks, measures, alignment, win, flags, motion, lap.timings)
+    return Analysis(key, scale, masks, measures, alignment, win, flags, motion, lap.timings,
+                    crop, smear)
 
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
-                 cell_height: int = 300, max_width: int = 8000) -> Sheet:
-    """The clip as a typed Sheet; exporters (core.export) render its files."""
+                 cell_height: int = 300, max_width: int = 8000,
+                 reference: np.ndarray | None = None) -> Sheet:
+    """The clip as a typed Sheet; exporters (core.export) render its files.
+
+    reference: the character's unspilled colours (matte.portrait_palette of its portrait),
+    which the despill un-mixes light wrap against."""
     an = analyse(clip, recipe)
     lap = Stopwatch(dict(an.timings))
 
-    frames = clip.frames
-    n, h, w, _ = frames.shape
+    cx, cy, cw_, ch_ = an.crop
+    frames = clip.frames[:, cy:cy + ch_, cx:cx + cw_]
+    n = clip.frame_count
+    h, w = frames.shape[1:3]
     key, masks, alignment, win, scale = an.key, an.masks, an.alignment, an.window, an.scale
     flags, motion = an.qc, an.motion
     # Cell geometry: the union of the sheet frames' aligned boxes, plus a margin.
@@ -193,11 +238,11 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         if len(xs):
             box = (int(xs.min() / scale) - margin, int(ys.min() / scale) - margin,
                    int((xs.max() + 1) / scale) + margin, int((ys.max() + 1) / scale) + margin)
-        rgba = matte.refine(frames[t], key, box=box)
+        rgba = matte.refine(frames[t], key, box=box, reference=reference)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)
         corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)
-        rx, ry = corners[0].min(), corners[1].min()
+        rx, ry = corners[0].min() + cx, corners[1].min() + cy  # in the clip's pixels
         rect = (rx, ry, corners[0].max() - rx, corners[1].max() - ry)
         return (_premultiplied_warp(rgba, m, (cw, ch)),
                 Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
@@ -215,6 +260,13 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     if lows:
         anchor = (anchor[0], float(np.median(lows)) / ch)
 
+    clip_notes: dict[str, Any] = {}
+    if (cw_, ch_) != (clip.frames.shape[2], clip.frames.shape[1]):
+        clip_notes["crop"] = {"x": cx, "y": cy, "w": cw_, "h": ch_, "why": "letterbox"}
+    if clip.timing:
+        clip_notes["timing"] = clip.timing
+    if len(clip.frames) < n:
+        clip_notes["horizon"] = len(clip.frames)
     lap("pack")
     return Sheet(
         character=character, action=action, cells=tuple(cells), sources=tuple(cell_meta),
@@ -223,11 +275,12 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         loop_grade=LoopGrade(win.loop_grade) if win.loop_grade else None,
         qc=tuple(QCFlag(f) for f in flags),
         window=ClipWindow(start=win.start, span=win.span, still_frames=win.still_frames,
-                          clip_frames=n, clip_fps=clip.fps, clip_size=(w, h),
-                          expected_frames=recipe.clip_frames),
+                          clip_frames=n, clip_fps=clip.fps,
+                          clip_size=(clip.frames.shape[2], clip.frames.shape[1]),
+                          expected_frames=recipe.clip_frames, notes=clip_notes),
         alignment=AlignmentInfo(drift_px=alignment.drift_px,
                                 zoom_change=alignment.zoom_change, motion=motion),
         key=KeyColour(rgb=(float(key.key[0]), float(key.key[1]), float(key.key[2])),
                       noise=key.noise, threshold=key.threshold),
         scale=k, shrunk_from=shrunk["requested_cell_height"] if shrunk else None,
-        max_width=max_width if shrunk else None, timings=lap.timings)
+        max_width=max_width if shrunk else None, smear=an.smear, timings=lap.timings)

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -30,7 +31,8 @@ class QCFlag(str, Enum):
     NOISE = "NOISE"  # no character on a backdrop: the model made noise
     STATIC = "STATIC"  # the character hardly moves
     CROPPED = "CROPPED"  # the character leaves the frame on sheet frames
-    FACING = "FACING"  # the character turns towards the camera
+    FACING = "FACING"  # the character turns round and stays turned
+    SMEAR = "SMEAR"  # ghosting: a share of the previous frame blended into the next
 
     def __str__(self) -> str:  # "NOISE", not "QCFlag.NOISE", in messages
         return self.value
@@ -65,6 +67,9 @@ class ClipWindow:
     clip_fps: float
     clip_size: tuple[int, int]  # w, h
     expected_frames: int  # what the recipe asked the model for
+    # How the clip was read: letterbox crop, frames taken by timestamp (VFR), the horizon of
+    # frames kept at full resolution; each key only when it applies (meta.clip.<key>).
+    notes: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,7 @@ class Sheet:
     # Where the sheet came from, recorded in its JSON's meta.comfyui (the Sprite Sheet node
     # puts ComfyUI's prompt and workflow here, as Save Image does in a PNG).
     provenance: dict | None = field(default=None, compare=False)
+    smear: float | None = None  # the ghosting score behind SMEAR (meta.qc.smear)
 
     def __post_init__(self) -> None:
         if not self.cells or len(self.cells) != len(self.sources):

@@ -17,13 +17,38 @@ class ClipError(ValueError):
 
 @dataclass(frozen=True)
 class Clip:
-    frames: np.ndarray  # (N, H, W, 3) uint8 RGB
+    """A decoded clip. `frames` holds full resolution for the first frames only when the
+    decode was told how many the sheet may use (`keep`); `small` is the reduced copy of
+    every frame that the whole-clip analysis works on (None: made from `frames`)."""
+
+    frames: np.ndarray  # (M, H, W, 3) uint8 RGB, M <= count
     fps: float
     path: str = ""
+    small: np.ndarray | None = None  # (N, h, w, 3) uint8, area-averaged by `factor`
+    factor: int = 1
+    count: int | None = None  # frames in the clip (None: len(frames))
+    timing: dict | None = None  # how a variable-frame-rate clip was resampled
+    decoded_index: tuple[int, ...] | None = None  # resampled: each frame's decoded frame
 
     @property
     def size(self) -> tuple[int, int]:
         return self.frames.shape[2], self.frames.shape[1]
+
+    @property
+    def frame_count(self) -> int:
+        return self.count if self.count is not None else len(self.frames)
+
+
+# Frame rates a file's average rate is snapped to when its frames are timed unevenly.
+COMMON_RATES = (8, 10, 12, 15, 16, 24, 25, 30, 48, 50, 60)
+SMALL_SIDE = 128  # the reduced copy's longer side (matte.model_factor's default)
+
+
+def nominal_rate(average: float) -> float:
+    """The rate a clip was meant to play at: its average, snapped to a common rate
+    within 5 % (a variable-frame-rate file's average is a little off)."""
+    best = min(COMMON_RATES, key=lambda r: abs(r - average))
+    return float(best) if abs(best - average) <= 0.05 * best else average
 
 
 def _rgb(frame: av.VideoFrame) -> np.ndarray:
@@ -34,8 +59,47 @@ def _rgb(frame: av.VideoFrame) -> np.ndarray:
     return frame.to_ndarray(format="rgb24")
 
 
-def decode(path: str | Path) -> Clip:
-    """Every frame of the first video stream, in display order."""
+class _Store:
+    """Preallocated frame storage that grows by half when a clip has more frames than its
+    header said (growing copies once; a list + np.stack would hold every frame twice)."""
+
+    def __init__(self, shape: tuple[int, ...], capacity: int, limit: int | None = None):
+        self.limit = limit
+        self.data = np.empty((max(1, min(capacity, limit or capacity)), *shape), np.uint8)
+        self.n = 0
+
+    def put(self, i: int, value: np.ndarray) -> None:
+        if self.limit is not None and i >= self.limit:
+            return
+        if i >= len(self.data):
+            grow = max(i + 1, len(self.data) * 3 // 2)
+            if self.limit is not None:
+                grow = min(grow, self.limit)
+            bigger = np.empty((grow, *self.data.shape[1:]), np.uint8)
+            bigger[:self.n] = self.data[:self.n]
+            self.data = bigger
+        self.data[i] = value
+        self.n = max(self.n, i + 1)
+
+    def result(self) -> np.ndarray:
+        return self.data[:self.n]
+
+
+def _shrink_one(rgb: np.ndarray, factor: int) -> np.ndarray:
+    if factor == 1:
+        return rgb
+    h, w = rgb.shape[:2]
+    sh, sw = max(1, h // factor), max(1, w // factor)
+    return cv2.resize(rgb[:sh * factor, :sw * factor], (sw, sh), interpolation=cv2.INTER_AREA)
+
+
+def decode(path: str | Path, keep: int | None = None) -> Clip:
+    """Every frame of the first video stream, in display order, in one streaming pass.
+
+    keep: how many leading frames to hold at full resolution (None: all); every frame is
+    also kept reduced (longer side ~128 px) for the whole-clip analysis. Frames are taken
+    by timestamp at the clip's nominal rate: a variable-frame-rate clip is resampled (a
+    frame repeated or dropped where the timing demands) and `timing` says so."""
     path = Path(path)
     if not path.is_file():
         raise ClipError(f"clip {path} does not exist")
@@ -51,15 +115,75 @@ def decode(path: str | Path) -> Clip:
                 raise ClipError(f"clip {path} has no video stream")
             stream = container.streams.video[0]
             stream.thread_type = "AUTO"
-            fps = float(stream.average_rate or stream.guessed_rate or 24)
-            frames = [_rgb(f) for f in container.decode(stream)]
+            average = float(stream.average_rate or stream.guessed_rate or 24)
+            fps = nominal_rate(average)
+            h, w = stream.codec_context.height, stream.codec_context.width
+            factor = max(1, int(round(max(h, w) / SMALL_SIDE)))
+            expect = int(stream.frames or 0) or int(
+                float(stream.duration * stream.time_base) * fps
+                if stream.duration and stream.time_base else 0) or 64
+            full = _Store((h, w, 3), expect + 2, keep)
+            small = _Store(((h // factor) or 1, (w // factor) or 1, 3), expect + 2)
+            sampler = _Sampler(fps)
+            for frame in container.decode(stream):
+                if (frame.height, frame.width) != (h, w):
+                    raise ClipError(f"clip {path} changes size mid-stream "
+                                    f"({w}x{h} -> {frame.width}x{frame.height})")
+                slots = sampler.slots(frame.time)
+                if not slots:
+                    continue
+                rgb = _rgb(frame)
+                reduced = _shrink_one(rgb, factor)
+                for i in slots:
+                    full.put(i, rgb)
+                    small.put(i, reduced)
     except ClipError:
         raise
     except (av.FFmpegError, OSError, ValueError) as e:
         raise ClipError(f"clip {path} is not a readable video: {e}") from None
-    if not frames:
+    if small.n == 0:
         raise ClipError(f"clip {path} has no frames")
-    return Clip(np.stack(frames), fps, str(path))
+    timing, index = None, None
+    if sampler.uneven:
+        timing = {"variable_frame_rate": True, "decoded_frames": sampler.decoded,
+                  "average_fps": round(average, 3), "resampled_to_fps": fps}
+        index = tuple(sampler.source[:small.n])
+    return Clip(full.result(), fps, str(path), small.result(), factor, small.n, timing,
+                index)
+
+
+class _Sampler:
+    """Which output slots (frame k at k / fps) each decoded frame fills: the frame nearest
+    in time. Even timing gives one slot per frame; uneven timing repeats or drops."""
+
+    def __init__(self, fps: float):
+        self.fps = fps
+        self.t0: float | None = None
+        self.next_slot = 0
+        self.decoded = 0
+        self.uneven = False
+        self.source: list[int] = []  # decoded frame of each slot
+
+    def slots(self, time: float | None) -> list[int]:
+        self.decoded += 1
+        if time is None:  # no timestamp: one slot per frame
+            self.next_slot += 1
+            self.source.append(self.decoded - 1)
+            return [self.next_slot - 1]
+        if self.t0 is None:
+            self.t0 = time
+        pos = (time - self.t0) * self.fps  # in nominal frames
+        if abs(pos - (self.decoded - 1)) > 0.25:
+            self.uneven = True
+        # This frame is the nearest for every slot up to halfway to a frame one nominal
+        # period later; the next frame claims the slots after its own midpoint.
+        first = self.next_slot
+        last = int(np.floor(pos + 0.5))
+        if last < first:
+            return []
+        self.next_slot = last + 1
+        self.source += [self.decoded - 1] * (last + 1 - first)
+        return list(range(first, last + 1))
 
 
 def encode(frames: np.ndarray, path: str | Path, fps: float = 24, crf: int = 18,

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from comfy_nodes.core import synth, video
+from comfy_nodes.core import video
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
+from tests import synth
 
 _DIR = Path(tempfile.mkdtemp(prefix="h3sprite-clips-"))
 

@@ -11,9 +11,9 @@ import pytest
 import yaml
 from PIL import Image
 
-from comfy_nodes.core import synth
 from service import manager
 from service.config import resolve
+from tests import synth
 from tests.conftest import REPO, free_port, run_cli
 
 

@@ -9,10 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
-from comfy_nodes.core import greenscreen, synth, video
+from comfy_nodes.core import greenscreen, video
 from driver.client import ComfyClient, ExecutionFailed, ValidationFailed, output_files
 from driver.workflow import Workflow
 from service import manager
+from tests import synth
 from tests.conftest import REPO
 
 NODES = {

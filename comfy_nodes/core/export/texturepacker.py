@@ -65,7 +65,7 @@ def document(sheet: Sheet, image: str) -> dict:
                      "size": {"w": win.clip_size[0], "h": win.clip_size[1]},
                      "expected_frames": win.expected_frames,
                      "window": {"start": win.start, "span": win.span,
-                                "still_frames": win.still_frames}},
+                                "still_frames": win.still_frames}, **win.notes},
             "alignment": {"drift_px": [round(v, 2) for v in al.drift_px],
                           "zoom_change": round(al.zoom_change, 4),
                           "motion": round(al.motion, 4)},
@@ -73,6 +73,8 @@ def document(sheet: Sheet, image: str) -> dict:
                     "threshold": round(key.threshold, 2)},
         },
     }
+    if sheet.smear is not None:
+        doc["meta"]["qc"] = {"smear": round(sheet.smear, 4)}
     if sheet.provenance is not None:
         doc["meta"]["comfyui"] = sheet.provenance
     return doc

@@ -1,5 +1,9 @@
 """Runs inside the embedded ComfyUI's python, with ComfyUI's root on sys.path."""
 
+import importlib.util
+import sys
+from pathlib import Path
+
 import pytest
 from comfy.cli_args import args  # ComfyUI parses no argv here: defaults
 
@@ -25,3 +29,13 @@ def temp_dir(tmp_path_factory):
     folder_paths.set_temp_directory(str(tmp_path_factory.mktemp("comfy_temp")))
     yield
     folder_paths.set_temp_directory(old)
+
+
+def load_synth():
+    """tests/synth.py by path: ComfyUI's root (first on sys.path here) has its own `tests`."""
+    path = Path(__file__).resolve().parents[2] / "synth.py"
+    spec = importlib.util.spec_from_file_location("h3sprite_test_synth", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module

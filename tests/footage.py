@@ -1,0 +1,323 @@
+"""Clips that look like a video model's green-screen output, with the truth kept.
+
+A drawn character (tests/synth.py) is filmed the way an image-to-video model renders it
+(DOMAIN.md, "What a video model's green-screen clip looks like"):
+- light wrap: the backdrop's colour mixed into *opaque* pixels near the silhouette, a convex
+  mix whose weight is `wrap` at the edge and fades to 0 over `wrap_px` pixels inward;
+- antialiased edges (the character is drawn at 4x and area-downsampled);
+- a backdrop with a gradient, vignetting, per-frame noise and brightness flicker, and a
+  soft contact shadow under the feet;
+- motion blur (sub-frame renders averaged over half a frame), ghosting (a share of the
+  previous frame blended in), a turn that lasts, letterbox bars;
+- art styles: flat, shaded (rim-darkened, lit from the upper left, textured), outlined
+  (a dark ink line), strands (hair strands and a needle-thin blade under 2 px);
+- H.264 yuv420p at a chosen CRF, optionally with variable frame timing.
+Truth: the character's own RGBA per frame (blurred as the camera saw it, without spill).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import tempfile
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import cv2
+import numpy as np
+
+from comfy_nodes.core import video
+from comfy_nodes.core.recipes import DEFAULT_RECIPES
+from tests import synth
+
+_DIR = Path(tempfile.mkdtemp(prefix="h3sprite-footage-"))
+INK = (34, 28, 40)
+LIGHT_OUTLINE = (246, 246, 238)
+
+
+@dataclass(frozen=True)
+class Spec:
+    action: str = "walk"
+    palette: str = "hero"
+    style: str = "flat"  # flat | shaded | outlined | strands
+    light_outline: bool = False  # a pale rim (描边) the post-processing must remove
+    frames: int | None = None  # default: the recipe's snapped length
+    size: tuple[int, int] = (448, 448)
+    fps: float = 24.0
+    period: float = 1.0
+    still: int = 4
+    height_frac: float = 0.55
+    feet_y: float = 0.86
+    wrap_px: float = 4.0
+    wrap: float = 0.25
+    crf: int = 20
+    key: tuple[int, int, int] = (40, 200, 70)
+    gradient: float = 0.25
+    vignette: float = 0.3
+    noise: float = 2.5
+    flicker: float = 0.03  # relative brightness change, frame to frame
+    shadow: float = 0.22  # darkening under the feet (to 0.78 of the backdrop)
+    blur: bool = True
+    ghost: float = 0.0  # share of the previous frame blended in
+    turn_at: int | None = None  # from this frame on the character faces the other way
+    letterbox: int = 0  # rows of black bar at the top and at the bottom
+    drift: tuple[float, float] = (0.0, 0.0)
+    zoom: float = 0.0
+    vfr: bool = False  # frame times jitter (a variable-frame-rate file)
+    static: bool = False  # one still picture, fresh noise per frame
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Footage:
+    """An encoded clip and its truth. Truth frames are drawn again when asked for (the
+    drawing is deterministic): a session holding every fixture's truth would need GBs."""
+
+    spec: Spec
+    path: Path
+    portrait: np.ndarray = field(repr=False)  # the unspilled RGBA portrait (style applied)
+
+    @property
+    def action(self) -> str:
+        return self.spec.action
+
+    @property
+    def clip(self) -> video.Clip:
+        return video.decode(self.path)
+
+    def truth(self, t: int) -> np.ndarray:
+        """(H, W, 4) the character's true RGBA at frame t, light outline included."""
+        return _letterboxed(self.spec, _render(self.spec, character(self.spec), self._i(t)))
+
+    def body(self, t: int) -> np.ndarray:
+        """(H, W) true alpha at frame t without the light outline (which is to be removed)."""
+        plain = character(self.spec, light_outline=False)
+        return _letterboxed(self.spec, _render(self.spec, plain, self._i(t)))[..., 3]
+
+    def _i(self, t: int) -> int:
+        return 0 if self.spec.static else t
+
+
+def character(spec: Spec, light_outline: bool | None = None) -> synth.Character:
+    outline = None
+    if light_outline if light_outline is not None else spec.light_outline:
+        outline = LIGHT_OUTLINE
+    elif spec.style == "outlined":
+        outline = INK
+    return synth.Character(palette=dict(synth.PALETTES[spec.palette]), outline=outline,
+                           outline_px=1.3 if outline == INK else 2.5,
+                           strands=7 if spec.style == "strands" else 0,
+                           thin_weapon=spec.style == "strands")
+
+
+def _box(a: np.ndarray, pad: int) -> tuple[slice, slice]:
+    """The rows and columns round the non-zero part of a, padded: all work happens there."""
+    x, y, w, h = cv2.boundingRect((a > 0).astype(np.uint8))
+    return (slice(max(0, y - pad), y + h + pad), slice(max(0, x - pad), x + w + pad))
+
+
+def _shade(rgba: np.ndarray, height_px: float) -> np.ndarray:
+    """Shaded, textured art: darker towards the silhouette, lit from the upper left,
+    a fine cloth-like texture. Applied to the truth itself (it is the art)."""
+    a = rgba[..., 3]
+    if not a.any():
+        return rgba
+    sl = _box(a, 2)
+    crop = rgba[sl]
+    depth = cv2.distanceTransform((crop[..., 3] > 0).astype(np.uint8), cv2.DIST_L2, 3)
+    rim = 0.72 + 0.28 * np.minimum(depth / max(0.025 * height_px, 1.0), 1.0)
+    yy, xx = np.mgrid[sl].astype(np.float32)
+    ys, xs = np.nonzero(crop[..., 3])
+    cx, cy = xs.mean() + sl[1].start, ys.mean() + sl[0].start
+    light = 1.0 + 0.18 * (-(xx - cx) - (yy - cy)) / max(height_px, 1.0)
+    texture = 1.0 + 0.05 * np.sin(xx * 1.3) * np.sin(yy * 0.9)
+    out = rgba.copy()
+    out[sl][..., :3] = np.clip(crop[..., :3] * (rim * light * texture)[..., None], 0, 255)
+    return out
+
+
+def _render(spec: Spec, char: synth.Character, i: int) -> np.ndarray:
+    """The character at frame i, motion-blurred over half a frame when spec.blur."""
+    w, h = spec.size
+    offsets = (-0.25, 0.0, 0.25) if spec.blur and i >= spec.still else (0.0,)
+    shots = []
+    for off in offsets:
+        t = max(0.0, i + off - spec.still) / spec.fps
+        pose = synth.pose_at(spec.action, t, spec.period)
+        if spec.turn_at is not None and i >= spec.turn_at:
+            pose = replace(pose, facing=-pose.facing)
+        hp = h * spec.height_frac * (1 + spec.zoom * i)
+        feet = (w / 2 + spec.drift[0] * i, h * spec.feet_y + spec.drift[1] * i)
+        rgba = synth.render(char, pose, spec.size, hp, feet)
+        if spec.style == "shaded":
+            rgba = _shade(rgba, hp)
+        shots.append(rgba)
+    if len(shots) == 1:
+        return shots[0]
+    sl = _box(np.max([s[..., 3] for s in shots], axis=0), 1)
+    acc = np.zeros(shots[0][sl].shape, np.float32)
+    for rgba in shots:
+        c = rgba[sl]
+        a = c[..., 3:4].astype(np.float32)
+        acc[..., :3] += c[..., :3] * (a / 255)
+        acc[..., 3:] += a
+    acc /= len(shots)
+    a = acc[..., 3:4]
+    out = np.zeros((h, w, 4), np.uint8)
+    o = out[sl]
+    o[..., :3] = np.clip(acc[..., :3] * 255 / np.maximum(a, 1e-3) + 0.5, 0, 255)
+    o[..., 3] = np.clip(a[..., 0] + 0.5, 0, 255)
+    o[..., :3][o[..., 3] == 0] = 0
+    return out
+
+
+def _plate(spec: Spec) -> np.ndarray:
+    return synth.backdrop(spec.size, key=spec.key, gradient=spec.gradient,
+                          vignette=spec.vignette, noise=0.0, seed=spec.seed).astype(np.float32)
+
+
+def _contact_shadow(spec: Spec, i: int) -> np.ndarray:
+    """Multiplier (H, W) of the backdrop: a soft ellipse under the feet."""
+    w, h = spec.size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    fx, fy = w / 2 + spec.drift[0] * i, h * spec.feet_y + spec.drift[1] * i
+    hp = h * spec.height_frac
+    r2 = ((xx - fx) / (0.22 * hp)) ** 2 + ((yy - fy) / (0.035 * hp)) ** 2
+    return 1.0 - spec.shadow * np.exp(-r2)
+
+
+def light_wrap(rgba: np.ndarray, backdrop: np.ndarray, width: float,
+               strength: float) -> np.ndarray:
+    """The character's colour after the backdrop's light wrapped round it: in every pixel
+    of the character, a convex mix (1 - w) * F + w * B_local with w = strength at the
+    silhouette, falling smoothly to 0 at `width` px inside. Float RGB of the same shape."""
+    f = rgba[..., :3].astype(np.float32)
+    a = rgba[..., 3]
+    if strength <= 0 or not a.any():
+        return f
+    depth = cv2.distanceTransform((a >= 128).astype(np.uint8), cv2.DIST_L2, 5)
+    wgt = strength * np.clip(1.0 - depth / width, 0.0, 1.0) ** 1.5
+    local = cv2.GaussianBlur(backdrop, (0, 0), max(width / 2, 1.0))
+    return f * (1 - wgt[..., None]) + local * wgt[..., None]
+
+
+def _letterboxed(spec: Spec, rgba: np.ndarray) -> np.ndarray:
+    if spec.letterbox:
+        rgba[:spec.letterbox] = 0
+        rgba[-spec.letterbox:] = 0
+    return rgba
+
+
+def film(spec: Spec) -> np.ndarray:
+    """(N, H, W, 3) RGB frames as the model would film them."""
+    n = spec.frames or DEFAULT_RECIPES[spec.action].clip_frames
+    char = character(spec)
+    w, h = spec.size
+    plate = _plate(spec)
+    moving = spec.drift != (0.0, 0.0)
+    shadowed = plate * _contact_shadow(spec, 0)[..., None] if spec.shadow else plate
+    rng = np.random.default_rng(spec.seed + 1)
+    out = np.empty((n, h, w, 3), np.uint8)
+    # Per-frame noise from a small bank, shifted at random: fresh enough, and cheap.
+    bank = rng.standard_normal((3, h, w, 3), np.float32) * spec.noise
+    prev = None
+    pad = int(spec.wrap_px * 2) + 4
+    for i in range(n):
+        rgba = _render(spec, char, 0 if spec.static else i)
+        if moving and spec.shadow:
+            shadowed = plate * _contact_shadow(spec, i)[..., None]
+        flick = 1.0 + spec.flicker * math.sin(2.1 * i + spec.seed) if spec.flicker else 1.0
+        bg = shadowed * flick
+        rgb = bg.copy()
+        if rgba[..., 3].any():
+            sl = _box(rgba[..., 3], pad)
+            fg = light_wrap(rgba[sl], bg[sl], spec.wrap_px, spec.wrap)
+            a = rgba[sl][..., 3:4].astype(np.float32) / 255
+            rgb[sl] = fg * a + bg[sl] * (1 - a)
+        if spec.ghost and prev is not None:
+            rgb = rgb * (1 - spec.ghost) + prev * spec.ghost
+        prev = rgb
+        rgb += np.roll(bank[i % 3], tuple(rng.integers(0, (h, w))), axis=(0, 1))
+        if spec.letterbox:
+            lb = spec.letterbox
+            rgb[:lb] = 14 + bank[0, :lb] * (1.5 / max(spec.noise, 0.1))
+            rgb[-lb:] = 14 + bank[1, -lb:] * (1.5 / max(spec.noise, 0.1))
+        out[i] = np.clip(rgb + 0.5, 0, 255)
+    return out
+
+
+def encode_vfr(frames: np.ndarray, path: Path, fps: float, crf: int, seed: int = 0) -> None:
+    """H.264 with uneven frame times (a variable-frame-rate file, as screen recorders and
+    some exporters write): each frame lasts between 0.5 and 1.5 nominal frame times."""
+    rng = np.random.default_rng(seed)
+    n, h, w, _ = frames.shape
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("libx264", rate=round(fps))
+        stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
+        stream.time_base = Fraction(1, 1000)
+        stream.codec_context.time_base = Fraction(1, 1000)
+        stream.options = {"crf": str(crf), "preset": "veryfast"}
+        t = 0.0
+        for rgb in frames:
+            f = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgb), format="rgb24")
+            f.pts = int(round(t * 1000))
+            f.time_base = Fraction(1, 1000)
+            out.mux(stream.encode(f))
+            t += (0.5 + rng.random()) / fps
+        out.mux(stream.encode())
+
+
+@functools.cache
+def make(name: str, spec: Spec) -> Footage:
+    rgb = film(spec)
+    path = _DIR / f"{name}.mp4"
+    if spec.vfr:
+        encode_vfr(rgb, path, spec.fps, spec.crf, spec.seed)
+    else:
+        video.encode(rgb, path, fps=spec.fps, crf=spec.crf)
+    del rgb
+    still = synth.Pose()
+    w, h = 320, 480
+    por = synth.render(character(spec, light_outline=False), still, (w, h), h * 0.9,
+                       (w / 2, h * 0.96))
+    if spec.style == "shaded":
+        por = _shade(por, h * 0.9)
+    return Footage(spec, path, por)
+
+
+# The cases the quality report and the tests draw from. Each model fault is on by default
+# (wrap 4 px / 25 %, noise, flicker, shadow, blur, CRF 20); the named cases push one further.
+CASES: dict[str, Spec] = {
+    "walk_flat": Spec(),
+    "walk_shaded_green_wrap6": Spec(palette="ranger", style="shaded", wrap_px=6, wrap=0.35,
+                                    crf=22),
+    "idle_teal_shaded": Spec(action="idle", palette="zombie", style="shaded", crf=24),
+    "run_outlined_red": Spec(action="run", palette="knight", style="outlined", crf=18),
+    "walk_strands_wrap2": Spec(palette="hero", style="strands", wrap_px=2, wrap=0.35),
+    "walk_light_outline": Spec(palette="ranger", light_outline=True),
+    "attack_blur": Spec(action="attack", period=0.8, style="shaded"),
+    "skill_teal": Spec(action="skill", palette="zombie", style="outlined", wrap=0.3),
+    "hurt_flat": Spec(action="hurt", period=0.6, palette="knight"),
+    "walk_blue": Spec(palette="ranger", key=(20, 60, 200)),
+    "walk_letterbox": Spec(letterbox=48),
+    "idle_static": Spec(action="idle", static=True, blur=False),
+    "walk_cropped": Spec(feet_y=1.04, shadow=0.0),
+    "walk_turns": Spec(turn_at=24),
+    "walk_ghost": Spec(ghost=0.45),
+    "walk_vfr": Spec(vfr=True),
+}
+
+# The QC flags each case must raise (and no other).
+FLAGS: dict[str, set[str]] = {name: set() for name in CASES}
+FLAGS.update({"idle_static": {"STATIC"}, "walk_cropped": {"CROPPED"},
+              "walk_turns": {"FACING"}, "walk_ghost": {"SMEAR"}})
+
+
+# Cases made to show a fault the sheet cannot undo: judged on their flag, not on colour.
+NOT_JUDGED = {"walk_ghost"}
+
+
+def footage(name: str) -> Footage:
+    return make(name, CASES[name])
