@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import functools
 import math
+import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -269,15 +271,34 @@ def encode_vfr(frames: np.ndarray, path: Path, fps: float, crf: int, seed: int =
         out.mux(stream.encode())
 
 
-@functools.cache
-def make(name: str, spec: Spec) -> Footage:
-    rgb = film(spec)
-    path = _DIR / f"{name}.mp4"
+def _encode(rgb: np.ndarray, path: Path, spec: Spec) -> None:
     if spec.vfr:
         encode_vfr(rgb, path, spec.fps, spec.crf, spec.seed)
     else:
         video.encode(rgb, path, fps=spec.fps, crf=spec.crf)
-    del rgb
+
+
+def encode_isolated(rgb: np.ndarray, path: Path, spec: Spec) -> None:
+    """Encode in a fresh interpreter. libx264 through PyAV does not give the same bytes
+    for the same frames twice in one process: the output depends on what the process did
+    before (measured: a 448-px clip encoded, then another clip, then the first again gives
+    other pixels, with one thread and explicit timestamps too; a fresh process gives the
+    same bytes every time). A fixture made in-process would differ with test order, and so
+    would every score on it (issue 9: walk_letterbox +7.2 alone, +5.6 after other tests)."""
+    raw = path.with_suffix(".npy")
+    np.save(raw, rgb)
+    try:
+        subprocess.run([sys.executable, "-m", "tests.footage", str(raw), str(path),
+                        str(spec.fps), str(spec.crf), str(spec.seed), str(int(spec.vfr))],
+                       check=True, cwd=Path(__file__).resolve().parents[1])
+    finally:
+        raw.unlink(missing_ok=True)
+
+
+@functools.cache
+def make(name: str, spec: Spec) -> Footage:
+    path = _DIR / f"{name}.mp4"
+    encode_isolated(film(spec), path, spec)
     still = synth.Pose()
     w, h = 320, 480
     por = synth.render(character(spec, light_outline=False), still, (w, h), h * 0.9,
@@ -321,3 +342,9 @@ NOT_JUDGED = {"walk_ghost"}
 
 def footage(name: str) -> Footage:
     return make(name, CASES[name])
+
+
+if __name__ == "__main__":  # encode_isolated's child: frames.npy out.mp4 fps crf seed vfr
+    _raw, _out, _fps, _crf, _seed, _vfr = sys.argv[1:7]
+    _encode(np.load(_raw), Path(_out), Spec(fps=float(_fps), crf=int(_crf), seed=int(_seed),
+                                            vfr=bool(int(_vfr))))

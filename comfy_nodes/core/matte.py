@@ -389,19 +389,22 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # Candidate colours of the character for every zone pixel: the nearby unreachable
     # interior at two reaches (a part's own colour, then its neighbourhood), the frame's
     # unreachable palette and the portrait's.
-    cands = []
-    for sigma in (0.75 * wrap, 1.5 * wrap):
-        f_hat, support = _normalized_blur(p[sl], deep[sl].astype(np.float32), sigma)
-        ok = support[zb] > 1e-3
-        cands.append(np.where(ok[:, None], f_hat[zb], np.nan))
-    local = cands[0]  # the part's own colour (the shorter reach)
     pal = [palette(p[deep > 0])] if deep.any() else []
     if reference is not None and len(reference):
         pal.append(np.asarray(reference, np.float32))
-    for c in np.concatenate(pal) if pal else []:
-        cands.append(np.broadcast_to(c, P.shape))
-    C = np.stack(cands, 1)
-    C = np.where(np.isnan(C), B[:, None] + 0.0, C)  # missing: never chosen (v2 = 0)
+    fixed = np.concatenate(pal) if pal else np.zeros((0, 3), np.float32)
+    # Filled in place: stacking broadcast copies of the palettes cost more than un-mixing.
+    C = np.empty((len(P), 2 + len(fixed), 3), np.float32)
+    C[:, 2:] = fixed[None]
+    deep_f = deep[sl].astype(np.float32)
+    local = np.full((len(P), 3), np.nan, np.float32)  # the part's own colour (shorter reach)
+    for j, sigma in enumerate((0.75 * wrap, 1.5 * wrap)):
+        f_hat, support = _normalized_blur(p[sl], deep_f, sigma)
+        ok = (support[zb] > 1e-3)[:, None]
+        fz = f_hat[zb]
+        if j == 0:
+            local = np.where(ok, fz, np.nan)
+        C[:, j] = np.where(ok, fz, B)  # missing: never chosen (v2 = 0)
     # The outer r px of the mask (and the band outside it) may be partly transparent
     # (antialiasing, 4:2:0 colour): any share of backdrop there. Deeper, the pixels are
     # opaque and carry at most the wrap, which fades inward.

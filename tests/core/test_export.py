@@ -19,7 +19,7 @@ from .conftest import fixture
 FRAME_KEYS = ["frame", "rotated", "trimmed", "spriteSourceSize", "sourceSize", "anchor",
               "duration", "source"]
 META_KEYS = ["app", "version", "image", "format", "size", "scale", "frameTags", "character",
-             "animation", "cell", "clip", "alignment", "key", "qc"]  # qc: the SMEAR score
+             "animation", "cell", "clip", "alignment", "key", "qc"]  # qc: issue 9's smear
 
 
 @pytest.fixture(scope="module")
