@@ -53,7 +53,7 @@ from comfy_nodes.core.safeyaml import (
     short,
 )
 from comfy_nodes.core.snap import MAX_SHORT_EDGE, snap_size
-from service.config import OWN_FLAGS, is_loopback
+from service.config import OWN_FLAGS, is_loopback, own_flag
 
 # H3's native canvas: a 768-px short edge, at most 768x1344 (COMFYUI.md, the template).
 MAX_LONG_EDGE = 1344
@@ -101,11 +101,10 @@ class ServerSpec(Strict):
     @field_validator("comfy_args")
     @classmethod
     def _no_own_flags(cls, v: list[str]) -> list[str]:
-        for arg in v:  # a --listen here would expose the server behind our back (issue 10)
-            flag = arg.split("=", 1)[0]
-            if flag in OWN_FLAGS:
-                raise ValueError(f"{flag} is not allowed in comfy_args: set "
-                                 f"server.{OWN_FLAGS[flag]} instead")
+        flag = own_flag(v)  # a --listen here would expose the server behind our back
+        if flag:
+            raise ValueError(f"{flag} is not allowed in comfy_args: set "
+                             f"server.{OWN_FLAGS[flag]} instead")
         return v
 
     @model_validator(mode="after")

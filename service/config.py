@@ -57,6 +57,15 @@ class ConfigError(ValueError):
     """A setting is wrong; the message names where it came from and how to fix it."""
 
 
+
+def own_flag(args: list[str]) -> str | None:
+    """The first of args that one of our own settings sets (--listen, --port), or None."""
+    for arg in args:
+        flag = arg.split("=", 1)[0]
+        if flag in OWN_FLAGS:
+            return flag
+    return None
+
 class ServiceConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -84,11 +93,10 @@ class ServiceConfig(BaseModel):
     def _no_own_flags(cls, v: list[str]) -> list[str]:
         # The last --listen wins in ComfyUI: one among extra args would expose the server
         # while our state and `status` still said 127.0.0.1.
-        for arg in v:
-            flag = arg.split("=", 1)[0]
-            if flag in OWN_FLAGS:
-                raise ValueError(f"{flag} is not allowed among extra ComfyUI arguments: use the "
-                                 f"`{OWN_FLAGS[flag]}` setting (--{OWN_FLAGS[flag]})")
+        flag = own_flag(v)
+        if flag:
+            raise ValueError(f"{flag} is not allowed among extra ComfyUI arguments: use the "
+                             f"`{OWN_FLAGS[flag]}` setting (--{OWN_FLAGS[flag]})")
         return v
 
     @model_validator(mode="after")
