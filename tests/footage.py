@@ -260,7 +260,7 @@ def encode_vfr(frames: np.ndarray, path: Path, fps: float, crf: int, seed: int =
         stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
         stream.time_base = Fraction(1, 1000)
         stream.codec_context.time_base = Fraction(1, 1000)
-        stream.options = {"crf": str(crf), "preset": "veryfast"}
+        stream.options = {"crf": str(crf), "preset": "veryfast", "threads": "1"}
         t = 0.0
         for rgb in frames:
             f = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgb), format="rgb24")

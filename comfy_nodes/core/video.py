@@ -187,15 +187,17 @@ class _Sampler:
 
 
 def encode(frames: np.ndarray, path: str | Path, fps: float = 24, crf: int = 18,
-           codec: str = "libx264") -> None:
-    """Encode RGB frames to H.264 yuv420p mp4, like a video model's output."""
+           codec: str = "libx264", threads: int = 1) -> None:
+    """Encode RGB frames to H.264 yuv420p mp4, like a video model's output. One thread by
+    default: x264's output depends on its thread count, which follows the machine's CPUs
+    (measured: a fixture encoded on 1 CPU and on 2 scored +6.29 and +5.73 edge excess)."""
     n, h, w, _ = frames.shape
     if w % 2 or h % 2:
         raise ValueError(f"libx264 needs even sides, got {w}x{h}")
     with av.open(str(path), "w") as out:
         stream = cast(av.VideoStream, out.add_stream(codec, rate=round(fps)))
         stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
-        stream.options = {"crf": str(crf), "preset": "veryfast"}
+        stream.options = {"crf": str(crf), "preset": "veryfast", "threads": str(threads)}
         for rgb in frames:
             out.mux(stream.encode(av.VideoFrame.from_ndarray(np.ascontiguousarray(rgb),
                                                              format="rgb24")))
