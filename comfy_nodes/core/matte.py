@@ -298,12 +298,14 @@ def portrait_palette(rgba: np.ndarray) -> np.ndarray:
 
 
 def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
-          min_sep: float, prior: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+          min_sep: float, prior: np.ndarray | None = None,
+          smeared: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Light wrap and soft edges are convex mixes P = t*F + (1-t)*B of a character colour F
     and the backdrop B. For each pixel (M, 3) and its candidate colours (M, K, 3), pick
     the F whose line from B passes closest to P (plus SPILL_COST per unit of 1 - t), with
     1 - t at most `cap` (M,), plus `prior` (K,) levels per candidate (far colours cost
-    more than near ones). Returns (t, F_chosen)."""
+    more than near ones). `smeared` (M,) marks pixels whose colour H.264 mixed with their
+    neighbours' (4:2:0): they are judged by _smeared_fit. Returns (t, F_chosen)."""
     v = cands - B[:, None]  # (M, K, 3)
     v2 = np.einsum("mkc,mkc->mk", v, v)  # einsum: numpy's sum over a length-3 axis is slow
     d = P - B
@@ -312,6 +314,9 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     # |d - t v|^2 = |d|^2 - 2 t d.v + t^2 |v|^2
     resid = np.sqrt(np.maximum(np.einsum("mc,mc->m", d, d)[:, None] - 2 * t * dv
                                + t * t * v2, 0.0))
+    if smeared is not None and smeared.any():
+        t[smeared], resid[smeared] = _smeared_fit(P[smeared], B[smeared], cands[smeared],
+                                                  cap[smeared])
     cost = resid + SPILL_COST * (1 - t) + (0.0 if prior is None else prior[None])
     cost = np.where(v2 > min_sep * min_sep, cost, np.inf)  # a backdrop-coloured F says nothing
     best = np.argmin(cost, axis=1)
@@ -319,6 +324,38 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     ok = np.isfinite(cost[rows, best])
     t_best = np.where(ok, t[rows, best], 1.0)
     return t_best, np.where(ok[:, None], cands[rows, best], P)
+
+
+# Levels per unit of difference between a smeared pixel's chroma share and its luma share:
+# a block's colour is averaged, but mostly over the same mix. Without it a red sleeve
+# explained an ink outline's edge (luma of the red, chroma 60 % backdrop) as well as the ink.
+CHROMA_SHARE_COST = 12.0
+# Cb and Cr rows of BT.601 (the colour H.264 stores at half resolution).
+CHROMA = np.array([[-0.1687, -0.3313, 0.5], [0.5, -0.4187, -0.0813]], np.float32)
+
+
+def _smeared_fit(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
+                 cap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """unmix's (t, residual) for pixels within reach of 4:2:0 colour. Only their luma is
+    their own: it must lie between the backdrop's and the candidate's, at the mix share t.
+    Their colour is an average over a 2x2 block, backdrop included, so it may sit anywhere
+    between the backdrop's chroma and the candidate's (at its own share), but not off that
+    segment. Measured on a dark-blue leg's edge next to a green shirt: the RGB line put the
+    shirt's green nearer (it explains the backdrop-green chroma), this fit the leg's blue."""
+    yp, yb, yf = P @ LUMA, B @ LUMA, cands @ LUMA  # (M,), (M,), (M, K)
+    cp, cb = P @ CHROMA.T, B @ CHROMA.T  # (M, 2)
+    dy = yf - yb[:, None]
+    vc = cands @ CHROMA.T - cb[:, None]  # (M, K, 2)
+    dc = cp - cb
+    s = np.clip(np.einsum("mc,mkc->mk", dc, vc)
+                / np.maximum(np.einsum("mkc,mkc->mk", vc, vc), 1e-6), 0.0, 1.0)
+    by_luma = np.abs(dy) > LUMA_SEPARATION
+    t_y = (yp - yb)[:, None] / np.where(by_luma, dy, 1.0)
+    t = np.clip(np.where(by_luma, t_y, s), (1 - cap)[:, None], 1.0)
+    luma_off = (yp - yb)[:, None] - t * dy
+    chroma_off = dc[:, None] - s[..., None] * vc
+    resid = np.sqrt(luma_off ** 2 + np.einsum("mkc,mkc->mk", chroma_off, chroma_off))
+    return t, resid + CHROMA_SHARE_COST * np.abs(s - t)
 
 
 def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
@@ -412,13 +449,13 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     cap = np.where(rim, 1.0, MAX_WRAP * np.clip(1 - (dep - r) / (wrap - r + 1), 0, 1))
     cap = np.where(weak[sl][zb] & ~rim, MAX_WRAP, cap)
     prior = np.array([0.0, FAR_COST] + [FAR_COST] * (C.shape[1] - 2), np.float32)
-    t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior)
-    Fp = B + (P - B) / np.maximum(t, 0.05)[:, None]
     # Near the edge, 4:2:0 colour mixes each pixel's chroma with its neighbours' (backdrop
     # included): only luma is the pixel's own. There the mix share comes from luma where
     # the colours differ in it, and the colour is the chosen F's, at the un-mixed luma.
     # H.264 spreads chroma 2 px from where it belongs, whatever the frame size.
     smeared = dep <= r + CHROMA_SMEAR
+    t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior, smeared)
+    Fp = B + (P - B) / np.maximum(t, 0.05)[:, None]
     # There the character's colour is taken from the nearest un-mixed pixels just inside
     # (edge extension): the same part, whose chroma is the pixel's own.
     inner = ~smeared & (dep <= r + CHROMA_SMEAR + 2)
