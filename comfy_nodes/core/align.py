@@ -28,10 +28,17 @@ class Measures:
         return self.baseline - self.top
 
 
-def _quantile_index(hist: np.ndarray, q: float) -> np.ndarray:
-    """Per row of hist (N, L): the first bin where the cumulative count reaches q."""
-    c = np.cumsum(hist, axis=1)
-    return np.argmax(c >= q * c[:, -1:], axis=1).astype(np.float64)
+def _quantile_position(hist: np.ndarray, q: float) -> np.ndarray:
+    """Per row of hist (N, L): where, in bins (0..L, continuous), the cumulative count
+    reaches share q, interpolated inside the bin. The whole-bin answer moved in steps of
+    a coarse row (4 px at 448): a feet line sinking 13 px over a clip read as 10.5."""
+    c = np.cumsum(hist, axis=1, dtype=np.float64)
+    target = q * c[:, -1]
+    i = np.argmax(c >= target[:, None], axis=1)
+    rows = np.arange(len(hist))
+    before = np.where(i > 0, c[rows, np.maximum(i - 1, 0)], 0.0)
+    inside = hist[rows, i].astype(np.float64)
+    return i + np.clip((target - before) / np.maximum(inside, 1.0), 0.0, 1.0)
 
 
 def measure(masks: np.ndarray, scale: float) -> Measures:
@@ -42,9 +49,9 @@ def measure(masks: np.ndarray, scale: float) -> Measures:
     rows = masks.sum(axis=2, dtype=np.int64)
     cols = masks.sum(axis=1, dtype=np.int64)
     empty = rows.sum(axis=1) < 8
-    cx = (_quantile_index(cols, 0.5) + 0.5) / scale
-    base = (_quantile_index(rows, 0.995) + 1.0) / scale
-    top = _quantile_index(rows, 0.005) / scale
+    cx = _quantile_position(cols, 0.5) / scale
+    base = _quantile_position(rows, 0.995) / scale
+    top = _quantile_position(rows, 0.005) / scale
     for v in (cx, base, top):
         v[empty] = np.nan
     return Measures(cx, base, top)
