@@ -5,6 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from comfy_nodes.core import matte
 
@@ -99,3 +101,33 @@ def test_key_is_estimated_from_the_clip():
     assert abs(key.key[0] - 40) < 25 and abs(key.key[2] - 70) < 25
     assert 0 < key.noise < 10
     assert key.backdrop_share > 0.95
+
+
+_colour = st.tuples(*[st.integers(0, 255)] * 3).map(lambda c: np.array(c, np.float32))
+
+
+@settings(max_examples=200, deadline=None)
+@given(f=_colour, b=_colour, t=st.floats(0.3, 1.0))
+def test_smeared_fit_recovers_an_exact_mix(f, b, t):
+    """A pixel that is exactly t*F + (1-t)*B (luma and chroma at the same share) fits F
+    with no residual, and at share t where F and B differ enough in luma to read it."""
+    p = t * f + (1 - t) * b
+    t_fit, resid = matte._smeared_fit(p[None], b[None], f[None, None], np.ones(1, np.float32))
+    assert resid[0, 0] < 0.5
+    if abs(float((f - b) @ matte.LUMA)) > matte.LUMA_SEPARATION:
+        assert abs(t_fit[0, 0] - t) < 1e-3
+
+
+def test_a_smeared_edge_keeps_its_own_colour_next_to_a_green_part():
+    """Measured on a walk (tests/footage.py): a dark-blue leg's edge pixel whose colour
+    4:2:0 pulled towards the backdrop; the green shirt above is also a candidate. The leg
+    explains it; the RGB mix line alone chose the shirt (green kept on the edge)."""
+    p, b = np.array([[22, 110, 62]], np.float32), np.array([[35, 190, 65]], np.float32)
+    leg, shirt = [60, 60, 90], [40, 120, 50]
+    cands = np.array([[leg, shirt]], np.float32)
+    cap = np.ones(1, np.float32)
+    prior = np.array([0.0, matte.FAR_COST], np.float32)
+    _, f = matte.unmix(p, b, cands, cap, 8.0, prior, smeared=np.ones(1, bool))
+    assert f[0].tolist() == leg
+    _, f_rgb = matte.unmix(p, b, cands, cap, 8.0, prior)
+    assert f_rgb[0].tolist() == shirt  # what the smeared fit is there to correct
