@@ -173,7 +173,10 @@ def _fit_plate(small: np.ndarray, candidate: np.ndarray, key: np.ndarray,
     ridge = 1e-6 * np.eye(a.shape[1])
     for _ in range(4):
         aw = a * wts[:, None]  # normal equations: a 10x10 solve instead of a tall lstsq
-        coef = np.linalg.solve(aw.T @ a + ridge, aw.T @ b)
+        # einsum, not BLAS: a threaded BLAS may split these long sums by its thread count,
+        # and the plate must not depend on the machine's cores.
+        coef = np.linalg.solve(np.einsum("ni,nj->ij", aw, a) + ridge,
+                               np.einsum("ni,nj->ij", aw, b))
         r = np.sqrt(((a @ coef - b) ** 2).sum(1))
         c = 4.685 * max(1.4826 * np.median(r), 1.0) * 1.5
         wts = np.where(r < c, (1 - (r / c) ** 2) ** 2, 0.0)
@@ -248,6 +251,11 @@ SPILL_COST = 12.0
 # depth (models' wrap measured up to ~35 % at the edge).
 MAX_WRAP = 0.6
 PALETTE_SIZE = 8
+# Where the silhouette moved between the neighbouring frames, a part may be blurred by the
+# motion, a mix with the backdrop at any share up to this: reading a pixel so costs this
+# many levels per unit of backdrop beyond the wrap's cap.
+TRANSLUCENT_COST = 12.0
+MAX_BLUR = 0.95
 # A colour from farther away (the neighbourhood, the palettes) must fit this many levels
 # better than the nearest interior's colour to be chosen.
 FAR_COST = 8.0
@@ -299,15 +307,41 @@ def portrait_palette(rgba: np.ndarray) -> np.ndarray:
 
 def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
           min_sep: float, prior: np.ndarray | None = None,
-          smeared: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+          smeared: np.ndarray | None = None,
+          translucent: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Light wrap and soft edges are convex mixes P = t*F + (1-t)*B of a character colour F
     and the backdrop B. For each pixel (M, 3) and its candidate colours (M, K, 3), pick
     the F whose line from B passes closest to P (plus SPILL_COST per unit of 1 - t), with
     1 - t at most `cap` (M,), plus `prior` (K,) levels per candidate (far colours cost
     more than near ones). `smeared` (M,) marks pixels whose colour H.264 mixed with their
-    neighbours' (4:2:0): they are judged by _smeared_fit. Returns (t, F_chosen)."""
+    neighbours' (4:2:0): they are judged by _smeared_fit. `translucent` (M,) marks pixels
+    that may carry more backdrop than the cap, at TRANSLUCENT_COST per unit beyond it (a
+    part blurred by motion is a mix with any share). Returns (t, F_chosen)."""
     v = cands - B[:, None]  # (M, K, 3)
     v2 = np.einsum("mkc,mkc->mk", v, v)  # einsum: numpy's sum over a length-3 axis is slow
+    t, resid = _line_fit(P, B, v, v2, cap, smeared, cands)
+    cost = resid + SPILL_COST * (1 - t)
+    if translucent is not None and translucent.any():
+        m = translucent
+        t_x, resid_x = _line_fit(P[m], B[m], v[m], v2[m], np.full(int(m.sum()), MAX_BLUR),
+                                 None if smeared is None else smeared[m], cands[m])
+        cost_x = resid_x + SPILL_COST * (1 - t_x) + TRANSLUCENT_COST * np.maximum(
+            (1 - t_x) - cap[m][:, None], 0.0)
+        better = cost_x < cost[m]
+        t[m] = np.where(better, t_x, t[m])
+        cost[m] = np.where(better, cost_x, cost[m])
+    cost = cost + (0.0 if prior is None else prior[None])
+    cost = np.where(v2 > min_sep * min_sep, cost, np.inf)  # a backdrop-coloured F says nothing
+    best = np.argmin(cost, axis=1)
+    rows = np.arange(len(P))
+    ok = np.isfinite(cost[rows, best])
+    t_best = np.where(ok, t[rows, best], 1.0)
+    return t_best, np.where(ok[:, None], cands[rows, best], P)
+
+
+def _line_fit(P: np.ndarray, B: np.ndarray, v: np.ndarray, v2: np.ndarray, cap: np.ndarray,
+              smeared: np.ndarray | None, cands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """unmix's (t, residual) per pixel and candidate, with 1 - t at most cap."""
     d = P - B
     dv = np.einsum("mc,mkc->mk", d, v)
     t = np.clip(dv / np.maximum(v2, 1e-6), (1 - cap)[:, None], 1.0)
@@ -317,13 +351,7 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     if smeared is not None and smeared.any():
         t[smeared], resid[smeared] = _smeared_fit(P[smeared], B[smeared], cands[smeared],
                                                   cap[smeared])
-    cost = resid + SPILL_COST * (1 - t) + (0.0 if prior is None else prior[None])
-    cost = np.where(v2 > min_sep * min_sep, cost, np.inf)  # a backdrop-coloured F says nothing
-    best = np.argmin(cost, axis=1)
-    rows = np.arange(len(P))
-    ok = np.isfinite(cost[rows, best])
-    t_best = np.where(ok, t[rows, best], 1.0)
-    return t_best, np.where(ok[:, None], cands[rows, best], P)
+    return t, resid
 
 
 # Levels per unit of difference between a smeared pixel's chroma share and its luma share:
@@ -360,12 +388,15 @@ def _smeared_fit(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
 
 def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
            box: tuple[int, int, int, int] | None = None,
-           reference: np.ndarray | None = None) -> np.ndarray:
+           reference: np.ndarray | None = None,
+           moving: np.ndarray | None = None) -> np.ndarray:
     """Full-resolution RGBA (uint8) of one frame: soft matte, despill, defringe.
 
     box (x0, y0, x1, y1): where the character can be (from the coarse mask); the work is
     done there only and the rest of the frame is transparent. reference: (K, 3) colours of
     the character known to be unspilled (the portrait's palette), to un-mix against.
+    moving: (H, W) bool, where the silhouette moved between the neighbouring frames (see
+    moving_region): there a part may be blurred, translucent in the sprite.
     """
     fh, fw = frame.shape[:2]
     if box is not None:
@@ -374,13 +405,25 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
         if x1 > x0 and y1 > y0:
             plate = key.plate_at(fh, fw)[y0:y1, x0:x1]
             out[y0:y1, x0:x1] = _refine(frame[y0:y1, x0:x1], plate, key, defringe, (fh, fw),
-                                        reference)
+                                        reference,
+                                        None if moving is None else moving[y0:y1, x0:x1])
         return out
-    return _refine(frame, key.plate_at(fh, fw), key, defringe, (fh, fw), reference)
+    return _refine(frame, key.plate_at(fh, fw), key, defringe, (fh, fw), reference, moving)
+
+
+def moving_region(before: np.ndarray, now: np.ndarray, after: np.ndarray,
+                  size: tuple[int, int]) -> np.ndarray:
+    """(H, W) bool at full size `size` (h, w) from three consecutive coarse masks: where
+    the silhouette differs from a neighbour's, one coarse pixel wider (a blurred part lies
+    in what it swept during the exposure)."""
+    swept = ((before != now) | (after != now)).astype(np.uint8)
+    swept = cv2.dilate(swept, np.ones((3, 3), np.uint8))
+    return cv2.resize(swept, (size[1], size[0]), interpolation=cv2.INTER_NEAREST) > 0
 
 
 def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
-            full: tuple[int, int], reference: np.ndarray | None = None) -> np.ndarray:
+            full: tuple[int, int], reference: np.ndarray | None = None,
+            moving: np.ndarray | None = None) -> np.ndarray:
     h, w, _ = frame.shape
     p = frame.astype(np.float32)
     d = colour_distance(p, plate)
@@ -454,7 +497,12 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # the colours differ in it, and the colour is the chosen F's, at the un-mixed luma.
     # H.264 spreads chroma 2 px from where it belongs, whatever the frame size.
     smeared = dep <= r + CHROMA_SMEAR
-    t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior, smeared)
+    # Translucent only where the silhouette moved, and within the wrap's reach (a blurred
+    # edge or limb): still, a backdrop-like colour is the part's own (a green shirt).
+    translucent = None if moving is None else moving[sl][zb] & ~rim & (dep <= wrap)
+    t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior, smeared, translucent)
+    blurred = ~rim & ((1 - t) > cap + 0.02)
+    cap = np.maximum(cap, 1 - t)
     Fp = B + (P - B) / np.maximum(t, 0.05)[:, None]
     # There the character's colour is taken from the nearest un-mixed pixels just inside
     # (edge extension): the same part, whose chroma is the pixel's own.
@@ -497,7 +545,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     ring2 = (dep > r) & (dep <= r + 1)
     t_edge = float(np.clip(np.median(t[ring2]) if ring2.sum() > 8 and not outline else 1.0,
                            0.5, 1.0))
-    a = np.where(rim, np.clip(t / t_edge, 0, 1), 1.0)
+    a = np.where(rim, np.clip(t / t_edge, 0, 1), np.where(blurred, t, 1.0))
     if outline:
         # Outlined: the rim mixes outline and backdrop; its share of character is read
         # against the interior colour nearby only (a backdrop-like palette colour would

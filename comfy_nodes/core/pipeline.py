@@ -238,7 +238,9 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         if len(xs):
             box = (int(xs.min() / scale) - margin, int(ys.min() / scale) - margin,
                    int((xs.max() + 1) / scale) + margin, int((ys.max() + 1) / scale) + margin)
-        rgba = matte.refine(frames[t], key, box=box, reference=reference)
+        near = masks[max(t - 1, 0)], masks[t], masks[min(t + 1, len(masks) - 1)]
+        moving = matte.moving_region(*near, (h, w))
+        rgba = matte.refine(frames[t], key, box=box, reference=reference, moving=moving)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)
         corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)
