@@ -25,7 +25,8 @@ from driver.check import check, preflight
 from driver.client import ServerLost
 from driver.dispatch import Dispatch
 from driver.generate import Generated, Generator
-from driver.joblist import Loaded, ServerSpec
+from driver.joblist import ServerSpec
+from driver.joblist_load import Loaded
 from driver.jobs import Job, build_jobs, sha256_file
 from driver.ladder import next_rung
 from driver.outputs import timestamp

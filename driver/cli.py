@@ -118,7 +118,7 @@ def cmd_process(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from driver.check import check
-    from driver.joblist import load
+    from driver.joblist_load import load
 
     problems = check(load(args.joblist))
     for p in problems:
@@ -130,7 +130,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from driver.joblist import load
+    from driver.joblist_load import load
     from driver.report import any_failed, status_line, status_rows
     from driver.store import Store
 
@@ -152,7 +152,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from driver.joblist import load
+    from driver.joblist_load import load
     from driver.review import write
 
     loaded = load(args.joblist)
@@ -173,7 +173,7 @@ def _csv(text: str | None) -> list[str] | None:
 def cmd_batch(args: argparse.Namespace) -> int:
     from driver import select
     from driver.batch import Batch, Options, log_to_file, summary_lines
-    from driver.joblist import load
+    from driver.joblist_load import load
 
     loaded = load(args.joblist)
     if args.reroll and not args.only:

@@ -19,7 +19,7 @@ from comfy_nodes.core.imagefile import open_image
 from comfy_nodes.core.recipes import Recipe
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.video import ClipError, decode
-from driver.joblist import Loaded
+from driver.joblist_load import Loaded
 
 # Bump when post-processing changes in a way that should re-run existing sheets.
 POST_VERSION = 2  # 2: meta.scale is "1" (PixiJS read the old value as a resolution)

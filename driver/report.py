@@ -14,7 +14,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from driver.joblist import Loaded
+from driver.joblist_load import Loaded
 from driver.store import Status, Store
 
 log = logging.getLogger("driver.batch")
