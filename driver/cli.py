@@ -131,7 +131,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from driver.joblist_load import load
-    from driver.report import any_failed, status_line, status_rows
+    from driver.report import any_failed, status_lines, status_rows
     from driver.store import Store
 
     loaded = load(args.joblist)
@@ -146,8 +146,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows))
     else:
-        for r in rows:
-            print(status_line(r))
+        for line in status_lines(rows, len(loaded.servers)):
+            print(line)
     return Exit.FAILED if any_failed(rows) else Exit.OK
 
 
