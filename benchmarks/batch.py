@@ -26,7 +26,7 @@ import yaml
 from PIL import Image
 
 from driver.batch import Batch, Options
-from driver.joblist import load
+from driver.joblist_load import load
 from service import manager
 from service.config import resolve
 from tests import synth

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
@@ -10,6 +9,7 @@ import numpy as np
 from comfy_api.latest import io, ui
 
 from .core import greenscreen
+from .core.util import sha256_file
 from .schema import PACK, PREFIX, raise_for_user, schema
 from .tensors import image_to_uint8, mask_to_uint8, uint8_to_image
 
@@ -72,8 +72,7 @@ def _fingerprint(file: str) -> str:
     if not file:
         return ""
     try:
-        with open(_input_file(file), "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+        return sha256_file(_input_file(file))
     except (OSError, ValueError):
         return f"missing:{file}"  # execute says what is wrong
 

@@ -18,15 +18,16 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from comfy_nodes.core.pipeline import full_frames
-from comfy_nodes.core.util import unique_path
+from comfy_nodes.core.util import sha256_file, unique_path
 from comfy_nodes.core.video import decode
 from driver import disk, reroll, select
 from driver.check import check, preflight
 from driver.client import ServerLost
 from driver.dispatch import Dispatch
 from driver.generate import Generated, Generator
-from driver.joblist import Loaded, ServerSpec
-from driver.jobs import Job, build_jobs, sha256_file
+from driver.joblist import ServerSpec
+from driver.joblist_load import Loaded
+from driver.jobs import Job, build_jobs
 from driver.ladder import next_rung
 from driver.outputs import timestamp
 from driver.plan import Options, Planned, Reason, plan

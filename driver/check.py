@@ -11,7 +11,7 @@ import numpy as np
 from comfy_nodes.core.greenscreen import PortraitError, load_portrait
 from comfy_nodes.core.safeyaml import short
 from driver import disk
-from driver.joblist import JoblistError, Loaded
+from driver.joblist_load import JoblistError, Loaded
 from driver.workflow import H3_CORE_CLASSES, KNOWN_PACKS, Workflow, WorkflowError
 from service.config import ConfigError, resolve
 from service.models import FileState, ModelError, human, inspect_path, load_table, models_dir_of

@@ -118,7 +118,7 @@ def cmd_process(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from driver.check import check
-    from driver.joblist import load
+    from driver.joblist_load import load
 
     problems = check(load(args.joblist))
     for p in problems:
@@ -130,8 +130,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from driver.joblist import load
-    from driver.report import any_failed, status_line, status_rows
+    from driver.joblist_load import load
+    from driver.report import any_failed, status_lines, status_rows
     from driver.store import Store
 
     loaded = load(args.joblist)
@@ -146,13 +146,13 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows))
     else:
-        for r in rows:
-            print(status_line(r))
+        for line in status_lines(rows, len(loaded.servers)):
+            print(line)
     return Exit.FAILED if any_failed(rows) else Exit.OK
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from driver.joblist import load
+    from driver.joblist_load import load
     from driver.review import write
 
     loaded = load(args.joblist)
@@ -173,7 +173,7 @@ def _csv(text: str | None) -> list[str] | None:
 def cmd_batch(args: argparse.Namespace) -> int:
     from driver import select
     from driver.batch import Batch, Options, log_to_file, summary_lines
-    from driver.joblist import load
+    from driver.joblist_load import load
 
     loaded = load(args.joblist)
     if args.reroll and not args.only:

@@ -22,12 +22,12 @@ from PIL import Image
 from comfy_nodes.core.greenscreen import load_portrait, prepare_first_frame
 from comfy_nodes.core.pipeline import full_frames
 from comfy_nodes.core.snap import snap_length
-from comfy_nodes.core.util import atomic_write
+from comfy_nodes.core.util import atomic_write, sha256_file
 from comfy_nodes.core.video import Clip, ClipError, decode
 from driver import adopt
 from driver.adopt import Inflight
 from driver.client import ExecutionFailed, Hung, Run, ServerLost, ValidationFailed, output_files
-from driver.jobs import Job, sha256_file
+from driver.jobs import Job
 from driver.ladder import next_rung
 from driver.outputs import new_folder
 from driver.server import ServerHandle, ServerUnavailable

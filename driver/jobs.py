@@ -18,19 +18,12 @@ from comfy_nodes.core.export import (
 from comfy_nodes.core.imagefile import open_image
 from comfy_nodes.core.recipes import Recipe
 from comfy_nodes.core.snap import snap_length
+from comfy_nodes.core.util import sha256_file
 from comfy_nodes.core.video import ClipError, decode
-from driver.joblist import Loaded
+from driver.joblist_load import Loaded
 
 # Bump when post-processing changes in a way that should re-run existing sheets.
 POST_VERSION = 2  # 2: meta.scale is "1" (PixiJS read the old value as a resolution)
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _digest(data) -> str:

@@ -14,7 +14,7 @@ from comfy_nodes.core.video import Clip
 from driver import actions as actions_mod
 from driver import disk
 from driver.generate import Generated
-from driver.joblist import Loaded
+from driver.joblist_load import Loaded
 from driver.jobs import Job
 from driver.process import portrait_reference, write_sheet
 from driver.report import Progress, Summary

@@ -14,7 +14,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from driver.joblist import Loaded
+from driver.joblist_load import Loaded
 from driver.store import Status, Store
 
 log = logging.getLogger("driver.batch")
@@ -142,11 +142,22 @@ def status_rows(loaded: Loaded, store: Store) -> list[dict[str, Any]]:
     return rows
 
 
-def status_line(r: dict[str, Any]) -> str:
+def status_lines(rows: list[dict[str, Any]], servers: int) -> list[str]:
+    """`driver status` as text, one aligned line per job. A batch on several servers (the
+    joblist's `servers:`, or rows that name more than one) gets a server column, as
+    `--json` has; on one server it would repeat the same address on every line."""
+    named = {r["server"] for r in rows if "server" in r}
+    width = max(map(len, named), default=1) if servers > 1 or len(named) > 1 else 0
+    return [status_line(r, width) for r in rows]
+
+
+def status_line(r: dict[str, Any], server_width: int = 0) -> str:
+    """One job; `server_width` > 0 adds the server column that wide ("-": never sent)."""
     extra = f" {r.get('grade', '')} QC {' '.join(r.get('qc', [])) or '-'}" \
         if "grade" in r else ""
     err = f"  ({r['error']})" if r["error"] else ""
-    return f"{r['job']:<24} {r['status']:<10} tries {r['attempts']}{extra}{err}"
+    server = f"{r.get('server', '-'):<{server_width}} " if server_width else ""
+    return f"{r['job']:<24} {r['status']:<10} {server}tries {r['attempts']}{extra}{err}"
 
 
 def any_failed(rows: list[dict[str, Any]]) -> bool:

@@ -22,7 +22,7 @@ from PIL import Image
 
 from comfy_nodes.core.sheet import write_atomic
 from driver import reroll
-from driver.joblist import Loaded
+from driver.joblist_load import Loaded
 from driver.store import Store
 
 THUMB_HEIGHT = 160  # portrait and first frame, in the page

@@ -241,8 +241,9 @@ def start(cfg: ServiceConfig) -> Result:
         terminate_tree(psutil.Process(popen.pid))
         raise
     api = ComfyHTTP(cfg.base_url, timeout=2.0)
-    deadline = time.monotonic() + cfg.start_timeout
-    while time.monotonic() < deadline:
+
+    def answered() -> Result | None:
+        """The start's result once the process has exited or answers /system_stats."""
         code = popen.poll()
         if code is not None:
             clear_state(cfg)
@@ -251,20 +252,22 @@ def start(cfg: ServiceConfig) -> Result:
                           {"exit_code": code, "log": str(log_path)}, detail=tail(log_path))
         try:
             api.system_stats()
-            took = time.time() - state["started_at"]
-            # issue 10: a server open to the network says so, with the address, every start
-            warn = (f"; WARNING: listening on {cfg.host}:{cfg.port}, reachable from the "
-                    "network (allow_remote)" if cfg.remote else "")
-            if warn:
-                print(f"comfy_service: {warn[2:]}", file=sys.stderr, flush=True)
-            return Result(Exit.OK, f"started pid {ident.pid} on {cfg.base_url} in {took:.1f} s "
-                                   f"({preset}, {detach}); log {log_path}{warn}",
-                          {"pid": ident.pid, "url": cfg.base_url, "log": str(log_path),
-                           "placement": preset, "detach": detach, "startup_s": round(took, 2)})
-        except Unreachable:
-            time.sleep(0.25)
-        except Exception:  # an HTTP error status: the server is up but unhappy; keep waiting
-            time.sleep(0.25)
+        except Exception:  # unreachable, or an HTTP error status (up but unhappy): wait on
+            return None
+        took = time.time() - state["started_at"]
+        # issue 10: a server open to the network says so, with the address, every start
+        warn = (f"; WARNING: listening on {cfg.host}:{cfg.port}, reachable from the "
+                "network (allow_remote)" if cfg.remote else "")
+        if warn:
+            print(f"comfy_service: {warn[2:]}", file=sys.stderr, flush=True)
+        return Result(Exit.OK, f"started pid {ident.pid} on {cfg.base_url} in {took:.1f} s "
+                               f"({preset}, {detach}); log {log_path}{warn}",
+                      {"pid": ident.pid, "url": cfg.base_url, "log": str(log_path),
+                       "placement": preset, "detach": detach, "startup_s": round(took, 2)})
+
+    result = poll_until(answered, cfg.start_timeout, interval=0.25)
+    if result is not None:
+        return result
     terminate_tree(psutil.Process(popen.pid))
     clear_state(cfg)
     return Result(Exit.START_FAILED,
@@ -422,15 +425,17 @@ def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
     if not gpus:
         return Result(Exit.OK, "freed: models unloaded and caches cleared (no GPU: no VRAM to "
                                "report)", {"gpu": False})
-    # VRAM is released by the worker shortly after the flags are read: poll until it settles.
-    prev = vram_free(after)
-    for _ in range(10):
-        time.sleep(0.5)
+    # VRAM is released by the worker shortly after the flags are read: read it every 0.5 s
+    # for up to 5 s, until it stops growing.
+    def settled() -> bool:
+        nonlocal after
+        prev = vram_free(after)
         after = api.system_stats()
         now = vram_free(after)
-        if now is not None and prev is not None and now <= prev:
-            break
-        prev = now
+        return now is not None and prev is not None and now <= prev
+
+    time.sleep(0.5)  # the first read comes after a pause: one at once would equal `after`
+    poll_until(settled, 4.5, interval=0.5)
     total = sum(int(d.get("vram_total", 0)) for d in gpus)
     b, a = vram_free(before) or 0, vram_free(after) or 0
     data = {"gpu": True, "vram_free_before": b, "vram_free_after": a, "vram_total": total}
@@ -471,17 +476,21 @@ def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
     log = Path(state["log"])
     offset = log.stat().st_size
     send_dump_signal(proc)
-    deadline = time.monotonic() + wait
     text, last_size = "", -1
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
+
+    def dumped() -> bool:
+        """Whether the dump has stopped growing; else read what the log has after `offset`."""
+        nonlocal text, last_size
         size = log.stat().st_size
         if size == last_size and "Thread 0x" in text:
-            break  # the dump has stopped growing
+            return True
         last_size = size
         with open(log, "rb") as f:
             f.seek(offset)
             text = f.read().decode("utf-8", "replace")
+        return False
+
+    poll_until(dumped, wait, interval=0.2)
     if "Thread 0x" not in text and "Current thread" not in text:
         return Result(Exit.ERROR, f"pid {proc.pid} wrote no thread dump to {log} within "
                                   f"{wait:g} s (was it started through our launcher?)", {})

@@ -11,7 +11,6 @@ into place in one step; a file already in place is never overwritten.
 from __future__ import annotations
 
 import enum
-import hashlib
 import importlib.util
 import json
 import os
@@ -27,6 +26,7 @@ from huggingface_hub.utils import build_hf_headers
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from comfy_nodes.core.names import safe_name
+from comfy_nodes.core.util import sha256_file
 from service.config import ServiceConfig
 from service.manager import Exit, Result
 
@@ -174,14 +174,6 @@ class Outcome:
     text: str
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 22), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def _download(mf: ModelFile, staging: Path) -> Path:
     """The complete file, under `staging`. Over plain HTTP the partial file is kept there
     between runs and resumed with a Range request (huggingface_hub >= 1 deletes its own
@@ -229,7 +221,7 @@ def fetch_one(mf: ModelFile, models_dir: Path) -> Outcome:
     if abs(actual - mf.size) > slack:
         return Outcome(mf, False, f"{mf.file}: the hub's file is {human(actual)} but the table "
                                   f"says {mf.size_words()}: check the table (left in {got})")
-    if mf.sha256 and _sha256(got) != mf.sha256:
+    if mf.sha256 and sha256_file(got) != mf.sha256:
         return Outcome(mf, False, f"{mf.file}: sha256 differs from the table's (left in {got})")
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists():  # appeared meanwhile: never overwrite

@@ -19,6 +19,8 @@ from typing import Any
 
 import psutil
 
+from comfy_nodes.core.util import poll_until
+
 # Create times read back from /proc have 10 ms resolution; allow that much slack.
 CREATE_TIME_SLACK = 0.05
 
@@ -140,13 +142,7 @@ def port_is_free(host: str, port: int) -> bool:
 
 
 def wait_port_free(host: str, port: int, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while True:
-        if port_is_free(host, port):
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.1)
+    return poll_until(lambda: port_is_free(host, port), timeout, interval=0.1) is not None
 
 
 def port_owner(port: int) -> psutil.Process | None:

@@ -1,10 +1,11 @@
-"""Three small helpers every part of h3sprite uses, each in one place: write a file so a
-reader never sees half of it, make a new name that collides with nothing, wait for a
-condition with a deadline. Standard library only (this runs inside ComfyUI too)."""
+"""Small helpers every part of h3sprite uses, each in one place: write a file so a reader
+never sees half of it, make a new name that collides with nothing, wait for a condition
+with a deadline, hash a file. Standard library only (this runs inside ComfyUI too)."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import threading
 import time
@@ -64,3 +65,13 @@ def poll_until(check: Callable[[], T | None], timeout: float,
         if time.monotonic() >= deadline:
             return None
         time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
+
+
+def sha256_file(path: Path | str, chunk: int = 1 << 20) -> str:
+    """The file's sha256 (hex), read a chunk at a time: memory stays flat for a model of
+    many GB. (hashlib.file_digest needs Python 3.11; we support 3.10.)"""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(chunk), b""):
+            h.update(block)
+    return h.hexdigest()

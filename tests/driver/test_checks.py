@@ -244,7 +244,7 @@ def test_port_taken_by_another_program_names_the_setting(tmp_path):
 
 def test_servers_list_mistakes_are_named(tmp_path):
     """servers: two entries on one port, server and servers together, gpu on a URL."""
-    from driver.joblist import JoblistError, load
+    from driver.joblist_load import JoblistError, load
 
     cases = {
         "is http://127.0.0.1:8301 again": {"servers": [{"port": 8301}, {"port": 8301}]},

@@ -1,13 +1,18 @@
-"""The one atomic_write, unique_path and poll_until (comfy_nodes/core/util.py)."""
+"""The one atomic_write, unique_path, poll_until and sha256_file (comfy_nodes/core/util.py)."""
 
 from __future__ import annotations
 
+import hashlib
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from comfy_nodes.core.util import atomic_write, poll_until, unique_path
+from comfy_nodes.core.util import atomic_write, poll_until, sha256_file, unique_path
 
 
 def test_atomic_write_bytes_or_chunks_and_nothing_left_on_failure(tmp_path):
@@ -59,3 +64,15 @@ def test_poll_until_returns_the_value_or_none_at_the_deadline():
     assert poll_until(lambda: False, timeout=0.2, interval=0.05) is None
     assert 0.15 <= time.monotonic() - t < 2
     assert poll_until(lambda: 0, timeout=0) == 0  # 0 is a value, not "not yet"
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.binary(max_size=300), chunk=st.integers(1, 64))
+def test_sha256_file_is_the_sha256_of_the_bytes_whatever_the_chunk(data, chunk):
+    """Chunked reading (a chunk far smaller than the file, or larger) hashes the same
+    bytes as hashing the whole content at once."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "f.bin"
+        path.write_bytes(data)
+        assert sha256_file(path, chunk) == hashlib.sha256(data).hexdigest()
+        assert sha256_file(str(path)) == hashlib.sha256(data).hexdigest()

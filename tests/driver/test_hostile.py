@@ -234,7 +234,7 @@ def test_override_values_are_checked_against_the_servers_object_info(tmp_path, c
     the real /object_info (here our Preview Motion and ComfyUI's own nodes)."""
     from driver.check import override_problems
     from driver.client import ComfyClient
-    from driver.joblist import load
+    from driver.joblist_load import load
     from driver.workflow import Workflow
 
     doc = base_doc(tmp_path)

@@ -7,7 +7,7 @@ import numpy as np
 import yaml
 
 from comfy_nodes.core import video
-from driver import joblist
+from driver import joblist_load
 from driver.client import ComfyClient
 from driver.jobs import build_jobs
 from driver.plan import Options, plan
@@ -16,7 +16,7 @@ from tests.conftest import REPO, run_cli
 from tests.driver.conftest import draw_portrait
 
 
-def _load(tmp_path, **changes) -> joblist.Loaded:
+def _load(tmp_path, **changes) -> joblist_load.Loaded:
     for cid in ("hero", "boar"):
         if not (tmp_path / f"{cid}.png").exists():
             draw_portrait(tmp_path / f"{cid}.png", "hero" if cid == "hero" else "zombie")
@@ -28,7 +28,7 @@ def _load(tmp_path, **changes) -> joblist.Loaded:
     doc.update(changes)
     path = tmp_path / "joblist.yaml"
     path.write_text(yaml.safe_dump(doc))
-    return joblist.load(path)
+    return joblist_load.load(path)
 
 
 def test_loop_closure_settings_resolve(tmp_path):

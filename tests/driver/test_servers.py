@@ -18,7 +18,7 @@ import requests
 
 from service import manager
 from service.config import resolve
-from tests.conftest import REPO, free_port
+from tests.conftest import REPO, free_port, run_cli
 from tests.driver.conftest import Workspace, draw_portrait
 from tests.driver.test_batch import _rows
 
@@ -88,16 +88,22 @@ def two(tmp_path_factory, embedded_ready):
 
 def test_two_servers_run_jobs_at_the_same_time(two):
     """2 jobs on 2 servers: each server runs one, and the servers' own execution times
-    overlap (both generated at once); every job is done and says where it ran."""
+    overlap (both generated at once); every job is done and says where it ran, in the
+    store and in `driver status`."""
     res = two.ws.batch("--only", "idle")
     assert res.code == 0, res.err + res.out
     assert "done 2, skipped 0, failed 0" in res.out
     a, b = two.executions(0), two.executions(1)
     assert len(a) == len(b) == 1
     assert any(s1 < e2 and s2 < e1 for s1, e1 in a for s2, e2 in b), (a, b)
-    servers = {meta["server"] for _, meta in _rows(two.ws).values()}
-    assert servers == {two.url(0), two.url(1)}
+    rows = _rows(two.ws)
+    assert {meta["server"] for _, meta in rows.values()} == {two.url(0), two.url(1)}
     assert set(two.clips().values()) == {1}
+    status = run_cli("driver", "status", str(two.ws.joblist), env=two.ws.env())
+    assert status.code == 0, status.err
+    lines = {line.split()[0]: line.split() for line in status.out.splitlines()}
+    assert {job: words[2] for job, words in lines.items() if job.endswith("/idle")} == {
+        job: meta["server"] for job, (_, meta) in rows.items()}  # the text names it too
 
 
 def test_a_server_killed_mid_batch_loses_no_job_and_the_other_runs_on(two):

@@ -1,0 +1,56 @@
+"""`driver status` as text: the server column of a batch on several servers, aligned,
+from a real store file through the real CLI (no server is needed to read it)."""
+
+from __future__ import annotations
+
+import yaml
+
+from driver.store import Status, Store
+from tests.conftest import REPO, run_cli
+
+LOCAL, REMOTE = "http://127.0.0.1:8190", "http://10.0.0.7:8188"
+
+
+def _workspace(tmp_path, servers: dict, other: str = REMOTE) -> None:
+    """A joblist with `servers`, and a store whose hero/attack ran on `other`."""
+    doc = {"workflow": str(REPO / "api_workflows" / "preview.json"),
+           "actions": ["idle", "attack"], "wording": {"hero": "h", "boar": "b"},
+           "characters": {"hero": {"portrait": "hero.png"}, "boar": {"portrait": "boar.png"}},
+           **servers}
+    (tmp_path / "joblist.yaml").write_text(yaml.safe_dump(doc))
+    store = Store(tmp_path / "_out" / "h3sprite.sqlite")
+    store.put("hero/idle", status=Status.DONE, attempts=1, meta={"server": LOCAL})
+    store.put("hero/attack", status=Status.FAILED, attempts=3, error="lost the server",
+              meta={"server": other})
+    store.put("boar/idle", status=Status.DONE, attempts=2, meta={"server": LOCAL})
+    store.close()  # boar/attack never ran
+
+
+def _status(tmp_path) -> dict[str, str]:
+    res = run_cli("driver", "status", str(tmp_path / "joblist.yaml"))
+    assert res.code == 1, res.err  # hero/attack failed
+    return {line.split()[0]: line for line in res.out.splitlines()}
+
+
+def test_status_names_each_jobs_server_in_an_aligned_column(tmp_path):
+    _workspace(tmp_path, {"servers": [{"port": 8190}, {"url": REMOTE}]})
+    lines = _status(tmp_path)
+    assert set(lines) == {"hero/idle", "hero/attack", "boar/idle", "boar/attack"}
+    assert lines["hero/idle"].split()[1:4] == ["done", LOCAL, "tries"]
+    assert lines["hero/attack"].split()[1:4] == ["failed", REMOTE, "tries"]
+    assert lines["hero/attack"].endswith("(lost the server)")
+    assert lines["boar/attack"].split()[1:4] == ["never", "run", "-"]
+    assert len({line.index(" tries ") for line in lines.values()}) == 1  # one column
+
+
+def test_status_on_one_server_has_no_server_column_unless_rows_name_two(tmp_path):
+    _workspace(tmp_path, {"server": {"port": 8190}}, other=LOCAL)
+    lines = _status(tmp_path)
+    assert not any("http" in line for line in lines.values())
+    assert lines["hero/idle"].split()[1:4] == ["done", "tries", "1"]
+    # the joblist went from servers: to server: since those jobs ran: still told apart
+    store = Store(tmp_path / "_out" / "h3sprite.sqlite")
+    store.put("boar/idle", meta={"server": REMOTE})
+    store.close()
+    lines = _status(tmp_path)
+    assert lines["boar/idle"].split()[1:3] == ["done", REMOTE]
