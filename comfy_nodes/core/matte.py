@@ -256,6 +256,10 @@ PALETTE_SIZE = 8
 # many levels per unit of backdrop beyond the wrap's cap.
 TRANSLUCENT_COST = 12.0
 MAX_BLUR = 0.95
+# A local colour that is this share or less of a portrait colour, the rest backdrop, within
+# this many levels of that mix, is a blurred part's, not the character's own.
+UNBLUR_SHARE = 0.85
+UNBLUR_RESIDUAL = 20.0
 # A colour from farther away (the neighbourhood, the palettes) must fit this many levels
 # better than the nearest interior's colour to be chosen.
 FAR_COST = 8.0
@@ -497,9 +501,14 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # the colours differ in it, and the colour is the chosen F's, at the un-mixed luma.
     # H.264 spreads chroma 2 px from where it belongs, whatever the frame size.
     smeared = dep <= r + CHROMA_SMEAR
-    # Translucent only where the silhouette moved, and within the wrap's reach (a blurred
-    # edge or limb): still, a backdrop-like colour is the part's own (a green shirt).
-    translucent = None if moving is None else moving[sl][zb] & ~rim & (dep <= wrap)
+    # Translucent where the silhouette moved, within the wrap's reach (a blurred edge or
+    # limb), and wherever the key saw backdrop but the mask was filled (the gaps between
+    # hair strands): elsewhere a backdrop-like colour is the part's own (a green shirt).
+    translucent = ~rim & (raw[sl][zb] == 0)
+    if moving is not None:
+        translucent |= moving[sl][zb] & ~rim & (dep <= wrap)
+    if reference is not None and len(reference) and translucent.any():
+        _unblur_local(C, B, translucent, np.asarray(reference, np.float32), key.noise)
     t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior, smeared, translucent)
     blurred = ~rim & ((1 - t) > cap + 0.02)
     cap = np.maximum(cap, 1 - t)
@@ -576,6 +585,22 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
             vals[light_r] = 0.0
             alpha_s[ring] = vals
     return _pack(rgb, alpha)
+
+
+def _unblur_local(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray,
+                  noise: float) -> None:
+    """In a part blurred all through (a fast arm), the "interior" colour nearby is itself a
+    mix with the backdrop. Where, for the given rows, a local candidate (C[:, 0] and
+    C[:, 1]) lies on the line from the backdrop to one of the portrait's colours, at a
+    share below UNBLUR_SHARE, that colour replaces it (in place)."""
+    idx = np.nonzero(rows)[0]
+    b = B[idx]
+    cands = np.broadcast_to(reference, (len(idx), *reference.shape))
+    for j in (0, 1):
+        c = C[idx, j]
+        t, f = unmix(c, b, cands, np.full(len(idx), MAX_BLUR, np.float32), 2.0 * noise + 4.0)
+        mixed = (t < UNBLUR_SHARE) & (_line_residual(c, b, f) < UNBLUR_RESIDUAL)
+        C[idx[mixed], j] = f[mixed]
 
 
 def _line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
