@@ -247,6 +247,11 @@ def _wrap_depth(h: int, w: int) -> int:
 # colour; un-mixing costs this many levels per unit of backdrop share removed, so an
 # unspilled pixel that fits its own colour as well is left alone.
 SPILL_COST = 12.0
+# On the rim (antialiased, partly transparent) a share of backdrop is no evidence against a
+# colour: it costs less there. Measured: a dark leg's rim next to a green shirt took the
+# shirt's green at 12 (its line from the backdrop passed 2 levels from the pixel, the
+# shirt's 6, but at a larger share).
+RIM_SPILL_COST = 7.0
 # The most backdrop a pixel 1 px inside may carry; the cap falls linearly to 0 at the wrap
 # depth (models' wrap measured up to ~35 % at the edge).
 MAX_WRAP = 0.6
@@ -312,7 +317,8 @@ def portrait_palette(rgba: np.ndarray) -> np.ndarray:
 def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
           min_sep: float, prior: np.ndarray | None = None,
           smeared: np.ndarray | None = None,
-          translucent: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+          translucent: np.ndarray | None = None,
+          spill: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Light wrap and soft edges are convex mixes P = t*F + (1-t)*B of a character colour F
     and the backdrop B. For each pixel (M, 3) and its candidate colours (M, K, 3), pick
     the F whose line from B passes closest to P (plus SPILL_COST per unit of 1 - t), with
@@ -320,16 +326,18 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     more than near ones). `smeared` (M,) marks pixels whose colour H.264 mixed with their
     neighbours' (4:2:0): they are judged by _smeared_fit. `translucent` (M,) marks pixels
     that may carry more backdrop than the cap, at TRANSLUCENT_COST per unit beyond it (a
-    part blurred by motion is a mix with any share). Returns (t, F_chosen)."""
+    part blurred by motion is a mix with any share). `spill` (M,): the levels per unit of
+    backdrop share per pixel, SPILL_COST where not given. Returns (t, F_chosen)."""
     v = cands - B[:, None]  # (M, K, 3)
     v2 = np.einsum("mkc,mkc->mk", v, v)  # einsum: numpy's sum over a length-3 axis is slow
     t, resid = _line_fit(P, B, v, v2, cap, smeared, cands)
-    cost = resid + SPILL_COST * (1 - t)
+    per_share = (np.full(len(P), SPILL_COST, np.float32) if spill is None else spill)[:, None]
+    cost = resid + per_share * (1 - t)
     if translucent is not None and translucent.any():
         m = translucent
         t_x, resid_x = _line_fit(P[m], B[m], v[m], v2[m], np.full(int(m.sum()), MAX_BLUR),
                                  None if smeared is None else smeared[m], cands[m])
-        cost_x = resid_x + SPILL_COST * (1 - t_x) + TRANSLUCENT_COST * np.maximum(
+        cost_x = resid_x + per_share[m] * (1 - t_x) + TRANSLUCENT_COST * np.maximum(
             (1 - t_x) - cap[m][:, None], 0.0)
         better = cost_x < cost[m]
         t[m] = np.where(better, t_x, t[m])
@@ -502,14 +510,17 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # H.264 spreads chroma 2 px from where it belongs, whatever the frame size.
     smeared = dep <= r + CHROMA_SMEAR
     # Translucent where the silhouette moved, within the wrap's reach (a blurred edge or
-    # limb), and wherever the key saw backdrop but the mask was filled (the gaps between
-    # hair strands): elsewhere a backdrop-like colour is the part's own (a green shirt).
-    translucent = ~rim & (raw[sl][zb] == 0)
+    # limb), and in gaps the mask filled that are wider than a speck (between hair
+    # strands): elsewhere a backdrop-like colour is the part's own (a green shirt).
+    gaps = _gaps(fg, raw, r)
+    translucent = ~rim & (gaps[sl][zb] > 0)
     if moving is not None:
         translucent |= moving[sl][zb] & ~rim & (dep <= wrap)
     if reference is not None and len(reference) and translucent.any():
         _unblur_local(C, B, translucent, np.asarray(reference, np.float32), key.noise)
-    t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior, smeared, translucent)
+    # On the rim some backdrop is expected (antialiasing): there the fit weighs more.
+    spill = np.where(rim, RIM_SPILL_COST, SPILL_COST).astype(np.float32)
+    t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior, smeared, translucent, spill)
     blurred = ~rim & ((1 - t) > cap + 0.02)
     cap = np.maximum(cap, 1 - t)
     Fp = B + (P - B) / np.maximum(t, 0.05)[:, None]
@@ -575,7 +586,9 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     if outline:
         # The ring is a few pixels wide: clear its whole width, judged against the
         # interior colour, where it sits just inside the silhouette.
-        deep2 = cv2.erode(cv2.erode(fg, kernel), kernel)
+        # Round the gaps the mask filled (between arm and body) too: the outline runs
+        # along them.
+        deep2 = cv2.erode(cv2.erode(fg & ~gaps, kernel), kernel)
         ring = (fg[sl] > 0) & (deep2[sl] == 0)
         if ring.any():
             f_hat, support = _normalized_blur(p[sl], deep2[sl].astype(np.float32), 2.0 * r)
@@ -601,6 +614,18 @@ def _unblur_local(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.
         t, f = unmix(c, b, cands, np.full(len(idx), MAX_BLUR, np.float32), 2.0 * noise + 4.0)
         mixed = (t < UNBLUR_SHARE) & (_line_residual(c, b, f) < UNBLUR_RESIDUAL)
         C[idx[mixed], j] = f[mixed]
+
+
+def _gaps(fg: np.ndarray, raw: np.ndarray, r: int) -> np.ndarray:
+    """(H, W) uint8 1 where the mask filled a hole the key saw as backdrop that is wider
+    than the soft edge (a gap between arm and body, not a green shirt's speck)."""
+    holes = ((fg > 0) & (raw == 0)).astype(np.uint8)
+    if not holes.any():
+        return np.zeros_like(fg)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    wide = stats[:, cv2.CC_STAT_AREA] >= (2 * r + 1) ** 2
+    wide[0] = False
+    return wide[labels].astype(np.uint8)
 
 
 def _line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:

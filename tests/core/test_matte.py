@@ -173,3 +173,17 @@ def test_moving_region_is_what_the_silhouette_swept():
     assert region[4 * 3, 4 * 6] and region[4 * 3, 4 * 7]  # swept by the move
     assert not region[4 * 3, 4 * 0] and not region[4 * 9, 4 * 9]
     assert not matte.moving_region(now, now, now, (40, 40)).any()
+
+
+def test_gaps_are_wide_filled_holes_not_specks():
+    """_gaps: of the holes the mask filled (key said backdrop, mask says character), those
+    wider than the soft edge (a gap between arm and body) and not a shirt's specks."""
+    raw = np.zeros((60, 60), np.uint8)
+    raw[10:50, 10:50] = 1
+    raw[20:28, 20:28] = 0  # an 8x8 gap
+    raw[40, 40] = 0  # a speck
+    fg = np.zeros_like(raw)
+    fg[10:50, 10:50] = 1  # the mask filled both
+    gaps = matte._gaps(fg, raw, 2)
+    assert gaps[20:28, 20:28].all() and gaps.sum() == 64
+    assert not gaps[40, 40]
