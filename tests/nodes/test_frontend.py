@@ -4,18 +4,13 @@ and turns back into exactly our API workflow. A screenshot is kept in tests/_out
 from __future__ import annotations
 
 import json
-import shutil
 
-import pytest
 import requests
 
+from tests.browser import comfy_page, needs_chromium
 from tests.conftest import REPO
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(not CHROMIUM, reason="no chromium (apt-get install chromium; "
-                                                     "make test does it where it may)")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+pytestmark = needs_chromium
 
 
 CPU_CARD = "Portrait to animated sprite sheet on CPU, Preview Motion standing in for H3"
@@ -53,7 +48,6 @@ def test_page_registers_nodes_and_loads_our_graph(comfy_server):
     search box (which indexes node ids and display names only, on 0.3.75) finds our nodes
     by the words users type."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
 
     url = f"http://127.0.0.1:{comfy_server.port}"
     # A first visit opens the template browser over the graph: mark the tour as done.
@@ -63,40 +57,31 @@ def test_page_registers_nodes_and_loads_our_graph(comfy_server):
     ui = json.loads((REPO / "example_workflows" / f"{CPU_CARD}.json").read_text())
     out_dir = REPO / "tests" / "_outputs"
     out_dir.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1920, "height": 1080})
-            page.goto(url, wait_until="domcontentloaded", timeout=60000)
-            page.wait_for_function("window.app && window.app.graph && window.LiteGraph && "
-                                   "Object.keys(LiteGraph.registered_node_types).length > 50",
-                                   timeout=90000)
-            ours = page.evaluate("Object.keys(LiteGraph.registered_node_types)"
-                                 ".filter(k => k.startsWith('H3Sprite_'))")
-            assert len(ours) == 7, ours
-            page.evaluate("(w) => app.loadGraphData(w)", ui)
-            page.wait_for_timeout(1000)
-            page.evaluate("app.canvas.ds.offset = [40, 110]; app.canvas.ds.scale = 0.8; "
-                          "app.canvas.setDirty(true, true)")
-            page.wait_for_timeout(500)
-            api = page.evaluate("async () => (await app.graphToPrompt()).output")
-            page.screenshot(path=str(out_dir / "comfyui_preview_graph.png"))
-            for _ in range(3):  # empty canvas: the node search box; on a busy machine the
-                page.mouse.dblclick(900, 900)  # first double click may come too early
-                try:
-                    page.wait_for_selector("input:focus", timeout=10000)
-                    break
-                except PlaywrightTimeout:
-                    page.keyboard.press("Escape")
-            found = {}
-            for words in SEARCH:
-                page.locator("input:focus").fill(words)
-                page.wait_for_timeout(600)
-                options = page.locator("[role=option]").all_inner_texts()
-                found[words] = [o.split("\xa0")[0].strip() for o in options if o.strip()]
-            page.screenshot(path=str(out_dir / "comfyui_search.png"))
-        finally:
-            browser.close()
+    with comfy_page(url, 1920, 1080) as (page, _errors):
+        ours = page.evaluate("Object.keys(LiteGraph.registered_node_types)"
+                             ".filter(k => k.startsWith('H3Sprite_'))")
+        assert len(ours) == 7, ours
+        page.evaluate("(w) => app.loadGraphData(w)", ui)
+        page.wait_for_timeout(1000)
+        page.evaluate("app.canvas.ds.offset = [40, 110]; app.canvas.ds.scale = 0.8; "
+                      "app.canvas.setDirty(true, true)")
+        page.wait_for_timeout(500)
+        api = page.evaluate("async () => (await app.graphToPrompt()).output")
+        page.screenshot(path=str(out_dir / "comfyui_preview_graph.png"))
+        for _ in range(3):  # empty canvas: the node search box; on a busy machine the
+            page.mouse.dblclick(900, 900)  # first double click may come too early
+            try:
+                page.wait_for_selector("input:focus", timeout=10000)
+                break
+            except PlaywrightTimeout:
+                page.keyboard.press("Escape")
+        found = {}
+        for words in SEARCH:
+            page.locator("input:focus").fill(words)
+            page.wait_for_timeout(600)
+            options = page.locator("[role=option]").all_inner_texts()
+            found[words] = [o.split("\xa0")[0].strip() for o in options if o.strip()]
+        page.screenshot(path=str(out_dir / "comfyui_search.png"))
     expected = json.loads((REPO / "api_workflows" / "preview_sheet.json").read_text())
     assert _normal(api) == _normal(expected)
     for words, node in SEARCH.items():

@@ -7,20 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-import shutil
 
 import numpy as np
-import pytest
 import requests
 from PIL import Image
 
+from tests.browser import comfy_page, needs_chromium
 from tests.conftest import REPO
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(not CHROMIUM, reason="no chromium (apt-get install chromium; "
-                                                     "make test does it where it may)")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+pytestmark = needs_chromium
 CARD = "Portrait to animated sprite sheet on CPU, Preview Motion standing in for H3"
 TEXT_NODES = ["H3Sprite_SnapLength", "H3Sprite_SnapSize", "H3Sprite_GreenScreenPrep",
               "H3Sprite_SpriteLoopWindow", "H3Sprite_SpriteSheet"]
@@ -40,7 +35,6 @@ def _node_box(page, node_type: str) -> dict:
 
 def test_template_runs_and_shows_results_on_the_nodes(comfy_server):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
 
     url = f"http://127.0.0.1:{comfy_server.port}"
     requests.post(f"{url}/settings/Comfy.TutorialCompleted", json=True, timeout=10)
@@ -49,69 +43,58 @@ def test_template_runs_and_shows_results_on_the_nodes(comfy_server):
     assert thumb.status_code == 200 and thumb.content[:3] == b"\xff\xd8\xff"  # a JPEG
     out = REPO / "tests" / "_outputs"
     out.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            errors: list[str] = []
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.goto(url, wait_until="domcontentloaded", timeout=60000)
-            page.wait_for_function("window.app && window.app.graph && window.LiteGraph && "
-                                   "Object.keys(LiteGraph.registered_node_types).length > 50",
-                                   timeout=90000)
-            # Open it as a user does: Templates → h3sprite → the card (a thumbnail and the
-            # sentence under it), which loads the graph.
-            page.evaluate("app.extensionManager.command.execute('Comfy.BrowseTemplates')")
-            page.get_by_text("h3sprite", exact=True).first.click()
-            card = page.locator(f'[data-testid="template-workflow-{CARD}"]')
-            card.wait_for(timeout=30000)
-            with contextlib.suppress(PlaywrightTimeout):  # the assertion below says which
-                page.wait_for_function("""() => { const imgs = Array.from(document
-                    .querySelectorAll('[data-testid^="template-workflow-"] img'));
-                    return imgs.length >= 2 && imgs.every(i => i.complete && i.naturalWidth);
-                    }""", timeout=30000)
-            cards = page.evaluate("""() => Array.from(document.querySelectorAll(
-                '[data-testid^="template-workflow-"]')).map(e => [e.dataset.testid,
-                e.querySelector('img')?.naturalWidth ?? 0, e.innerText])""")
-            page.screenshot(path=str(out / "template_cards.png"))
-            card.click()
-            page.wait_for_function("app.graph.nodes.some(n => n.type === 'H3Sprite_SpriteSheet')",
-                                   timeout=30000)
-            # The dialog closes and the new workflow tab settles before Run.
-            page.locator('[data-testid="template-workflows-content"]').wait_for(
-                state="detached", timeout=30000)
-            page.wait_for_timeout(1500)
-            n_nodes = page.evaluate("app.graph.nodes.length")
-            page.evaluate("app.queuePrompt(0)")
-            # Output nodes run in no set order: wait for every node's text (the assertions
-            # below say which one is missing).
-            with contextlib.suppress(PlaywrightTimeout):
-                page.wait_for_function(f"""() => {json.dumps(TEXT_NODES)}.every(
-                    t => ({TEXT_OF})(t)) && ({TEXT_OF})('H3Sprite_SpriteSheet').includes('QC')""",
-                    timeout=240000)
-            texts = {t: page.evaluate(f"({TEXT_OF})('{t}')") for t in TEXT_NODES}
-            sheet = texts["H3Sprite_SpriteSheet"] or ""
-            # Frame the Sprite Sheet node and take two shots a little apart.
-            page.evaluate("""() => { const n = app.graph.nodes.find(
-                    n => n.type === 'H3Sprite_SpriteSheet');
-                app.canvas.ds.scale = 1; app.canvas.ds.offset = [500 - n.pos[0], 150 - n.pos[1]];
-                app.canvas.setDirty(true, true); }""")
-            page.wait_for_timeout(1500)
-            box = _node_box(page, "H3Sprite_SpriteSheet")
-            page.screenshot(path=str(out / "template_sheet_1.png"))
-            page.wait_for_timeout(150)
-            page.screenshot(path=str(out / "template_sheet_2.png"))
-            a, b = (np.asarray(Image.open(out / f"template_sheet_{i}.png").convert("RGB"))
-                    for i in (1, 2))
-            y0, x0 = int(box["y"]), int(box["x"])
-            region = np.s_[y0:y0 + int(box["height"]), x0:x0 + int(box["width"])]
-            changed = np.abs(a[region].astype(int) - b[region]).sum(-1) > 30
-            page.evaluate("app.canvas.ds.scale = 0.62; app.canvas.ds.offset = [20, 40]; "
-                          "app.canvas.setDirty(true, true)")
-            page.wait_for_timeout(500)
-            page.screenshot(path=str(out / "template_graph.png"))
-        finally:
-            browser.close()
+    with comfy_page(url, 1600, 1000) as (page, errors):
+        # Open it as a user does: Templates → h3sprite → the card (a thumbnail and the
+        # sentence under it), which loads the graph.
+        page.evaluate("app.extensionManager.command.execute('Comfy.BrowseTemplates')")
+        page.get_by_text("h3sprite", exact=True).first.click()
+        card = page.locator(f'[data-testid="template-workflow-{CARD}"]')
+        card.wait_for(timeout=30000)
+        with contextlib.suppress(PlaywrightTimeout):  # the assertion below says which
+            page.wait_for_function("""() => { const imgs = Array.from(document
+                .querySelectorAll('[data-testid^="template-workflow-"] img'));
+                return imgs.length >= 2 && imgs.every(i => i.complete && i.naturalWidth);
+                }""", timeout=30000)
+        cards = page.evaluate("""() => Array.from(document.querySelectorAll(
+            '[data-testid^="template-workflow-"]')).map(e => [e.dataset.testid,
+            e.querySelector('img')?.naturalWidth ?? 0, e.innerText])""")
+        page.screenshot(path=str(out / "template_cards.png"))
+        card.click()
+        page.wait_for_function("app.graph.nodes.some(n => n.type === 'H3Sprite_SpriteSheet')",
+                               timeout=30000)
+        # The dialog closes and the new workflow tab settles before Run.
+        page.locator('[data-testid="template-workflows-content"]').wait_for(
+            state="detached", timeout=30000)
+        page.wait_for_timeout(1500)
+        n_nodes = page.evaluate("app.graph.nodes.length")
+        page.evaluate("app.queuePrompt(0)")
+        # Output nodes run in no set order: wait for every node's text (the assertions
+        # below say which one is missing).
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(f"""() => {json.dumps(TEXT_NODES)}.every(
+                t => ({TEXT_OF})(t)) && ({TEXT_OF})('H3Sprite_SpriteSheet').includes('QC')""",
+                timeout=240000)
+        texts = {t: page.evaluate(f"({TEXT_OF})('{t}')") for t in TEXT_NODES}
+        sheet = texts["H3Sprite_SpriteSheet"] or ""
+        # Frame the Sprite Sheet node and take two shots a little apart.
+        page.evaluate("""() => { const n = app.graph.nodes.find(
+                n => n.type === 'H3Sprite_SpriteSheet');
+            app.canvas.ds.scale = 1; app.canvas.ds.offset = [500 - n.pos[0], 150 - n.pos[1]];
+            app.canvas.setDirty(true, true); }""")
+        page.wait_for_timeout(1500)
+        box = _node_box(page, "H3Sprite_SpriteSheet")
+        page.screenshot(path=str(out / "template_sheet_1.png"))
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(out / "template_sheet_2.png"))
+        a, b = (np.asarray(Image.open(out / f"template_sheet_{i}.png").convert("RGB"))
+                for i in (1, 2))
+        y0, x0 = int(box["y"]), int(box["x"])
+        region = np.s_[y0:y0 + int(box["height"]), x0:x0 + int(box["width"])]
+        changed = np.abs(a[region].astype(int) - b[region]).sum(-1) > 30
+        page.evaluate("app.canvas.ds.scale = 0.62; app.canvas.ds.offset = [20, 40]; "
+                      "app.canvas.setDirty(true, true)")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(out / "template_graph.png"))
     assert len(cards) == 2 and all(width > 0 for _, width, _ in cards), cards  # thumbnails
     assert any(CARD in text for _, _, text in cards)  # the card's sentence is shown
     assert n_nodes == 10
