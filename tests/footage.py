@@ -328,6 +328,10 @@ CASES: dict[str, Spec] = {
     "walk_turns": Spec(turn_at=24),
     "walk_ghost": Spec(ghost=0.45),
     "walk_vfr": Spec(vfr=True),
+    # A shirt of the backdrop's own green, a little lighter, at CRF 24: under the key's
+    # threshold without the portrait (4 % holes before issue 9's reference keying).
+    "run_green_shirt_crf24": Spec(action="run", palette="ranger", crf=24, seed=5),
+    "attack_flat": Spec(action="attack", period=0.8, seed=8),
 }
 
 # The QC flags each case must raise (and no other).

@@ -187,3 +187,24 @@ def test_gaps_are_wide_filled_holes_not_specks():
     gaps = matte._gaps(fg, raw, 2)
     assert gaps[20:28, 20:28].all() and gaps.sum() == 64
     assert not gaps[40, 40]
+
+
+def test_a_shirt_of_the_backdrops_green_is_kept_with_the_portrait():
+    """A patch 15 levels off the backdrop (a lighter shade of its green), in noise like
+    CRF 24's: under the key's threshold it is lost without the portrait's colours, and kept
+    whole with them; the backdrop's own noise never turns into character."""
+    rng = np.random.default_rng(1)
+    backdrop, shirt = np.array([32, 163, 56], np.float32), np.array([50, 178, 66], np.float32)
+    frame = np.tile(backdrop, (200, 200, 1)) + rng.normal(0, 2.5, (200, 200, 3))
+    frame[60:140, 60:140] = shirt + rng.normal(0, 2.5, (80, 80, 3))
+    frame = np.clip(frame, 0, 255).astype(np.uint8)
+    key = matte.estimate_key(np.repeat(frame[None], 4, axis=0))
+    inside = np.zeros((200, 200), bool)
+    inside[66:134, 66:134] = True
+    assert matte.colour_distance(shirt[None], key.plate[:1, :1])[0, 0] < key.threshold
+    plain = matte.refine(frame, key)
+    assert (plain[..., 3][inside] < 128).mean() > 0.5  # the threshold alone loses it
+    ref = np.array([shirt, [200, 150, 110], [30, 90, 80]], np.float32)
+    kept = matte.refine(frame, key, reference=ref)
+    assert (kept[..., 3][inside] >= 128).all(), kept[..., 3][inside].min()
+    assert (kept[..., 3][:40] == 0).all() and (kept[..., 3][:, :40] == 0).all()
