@@ -332,6 +332,8 @@ CASES: dict[str, Spec] = {
     # threshold without the portrait (4 % holes before issue 9's reference keying).
     "run_green_shirt_crf24": Spec(action="run", palette="ranger", crf=24, seed=5),
     "attack_flat": Spec(action="attack", period=0.8, seed=8),
+    # A sword's faint motion trail: its frame colours are mixes with the backdrop.
+    "skill_shaded_red": Spec(action="skill", palette="knight", style="shaded", seed=16),
 }
 
 # The QC flags each case must raise (and no other).

@@ -270,6 +270,12 @@ MAX_BLUR = 0.95
 # this many levels of that mix, is a blurred part's, not the character's own.
 UNBLUR_SHARE = 0.85
 UNBLUR_RESIDUAL = 20.0
+# The frame's palette holds whole parts' colours: replaced only when mostly backdrop (a
+# sword's faint trail), not when a light rim or a lit skin reads as a 60-85 % mix.
+UNBLUR_PALETTE_SHARE = 0.6
+# ... unless it is within this many levels of a portrait colour: then it is that colour,
+# lit a little differently (a green shirt is a "mix" of backdrop and skin, geometrically).
+UNBLUR_KEEP = 25.0
 # A colour from farther away (the neighbourhood, the palettes) must fit this many levels
 # better than the nearest interior's colour to be chosen.
 FAR_COST = 8.0
@@ -489,6 +495,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # interior at two reaches (a part's own colour, then its neighbourhood), the frame's
     # unreachable palette and the portrait's.
     pal = [palette(p[deep > 0])] if deep.any() else []
+    n_frame = len(pal[0]) if pal else 0
     if reference is not None and len(reference):
         pal.append(np.asarray(reference, np.float32))
     fixed = np.concatenate(pal) if pal else np.zeros((0, 3), np.float32)
@@ -522,9 +529,10 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     gaps = _gaps(fg, raw, r)
     translucent = ~rim & (gaps[sl][zb] > 0)
     if moving is not None:
-        translucent |= moving[sl][zb] & ~rim & (dep <= wrap)
+        translucent |= moving[sl][zb] & ~rim & ((dep <= wrap) | weak[sl][zb])
     if reference is not None and len(reference) and translucent.any():
-        _unblur_local(C, B, translucent, np.asarray(reference, np.float32), key.noise)
+        _unblur_local(C, B, translucent, np.asarray(reference, np.float32), key.noise,
+                      2 + n_frame)
     # On the rim some backdrop is expected (antialiasing): there the fit weighs more.
     spill = np.where(rim, RIM_SPILL_COST, SPILL_COST).astype(np.float32)
     t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior, smeared, translucent, spill)
@@ -608,18 +616,21 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
 
 
 def _unblur_local(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray,
-                  noise: float) -> None:
-    """In a part blurred all through (a fast arm), the "interior" colour nearby is itself a
-    mix with the backdrop. Where, for the given rows, a local candidate (C[:, 0] and
-    C[:, 1]) lies on the line from the backdrop to one of the portrait's colours, at a
-    share below UNBLUR_SHARE, that colour replaces it (in place)."""
+                  noise: float, columns: int) -> None:
+    """In a part blurred all through (a fast arm, a sword's trail), the colours taken from
+    the frame (the "interior" nearby, the frame's palette: C[:, :columns]) are themselves
+    mixes with the backdrop. Where, for the given rows, one lies on the line from the
+    backdrop to one of the portrait's colours, at a share below UNBLUR_SHARE, that colour
+    replaces it (in place)."""
     idx = np.nonzero(rows)[0]
     b = B[idx]
     cands = np.broadcast_to(reference, (len(idx), *reference.shape))
-    for j in (0, 1):
+    for j in range(columns):
         c = C[idx, j]
         t, f = unmix(c, b, cands, np.full(len(idx), MAX_BLUR, np.float32), 2.0 * noise + 4.0)
-        mixed = (t < UNBLUR_SHARE) & (_line_residual(c, b, f) < UNBLUR_RESIDUAL)
+        own = np.sqrt(((c[:, None] - reference[None]) ** 2).sum(-1)).min(1) <= UNBLUR_KEEP
+        share = UNBLUR_SHARE if j < 2 else UNBLUR_PALETTE_SHARE
+        mixed = (t < share) & (_line_residual(c, b, f) < UNBLUR_RESIDUAL) & ~own
         C[idx[mixed], j] = f[mixed]
 
 
