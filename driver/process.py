@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from comfy_nodes.core import export, matte, pipeline
+from comfy_nodes.core import despill, export, pipeline
 from comfy_nodes.core.export import DEFAULT_FORMATS, Format, ImageFormat, Written
 from comfy_nodes.core.greenscreen import load_portrait
 from comfy_nodes.core.recipes import Recipe
@@ -34,7 +34,7 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str, backup_root: Path,
 
 def portrait_reference(path: Path | None) -> np.ndarray | None:
     """The portrait's palette: colours of the character no backdrop has spilled on."""
-    return None if path is None else matte.portrait_palette(load_portrait(path))
+    return None if path is None else despill.portrait_palette(load_portrait(path))
 
 
 def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: str,

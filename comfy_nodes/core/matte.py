@@ -8,9 +8,11 @@ along its own colour ray, a green shirt leaves that ray. So characters wearing g
 keep their colours, and contact shadows do not become character.
 
 The soft edge comes from the compositing equation P = a*F + (1-a)*B solved in a band around
-the silhouette, with F the nearby interior colour and B the plate; un-premultiplying with it
-removes exactly the backdrop that bled into edge pixels (despill), and a limiter relative to
-the local interior colour removes what is left without touching the character's own greens.
+the silhouette and the light wrap's reach, with F a colour the spill cannot reach and B the
+backdrop seen nearby (the un-mixing itself is core/despill.py); this module decides where
+to un-mix, with which candidate colours, what alpha follows (translucent where a part is
+blurred by motion), and a limiter relative to the chosen colour removes what is left
+without touching the character's own greens.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from . import despill
+from .despill import FAR_COST, LUMA, LUMA_SEPARATION, RIM_SPILL_COST, SPILL_COST, palette, unmix
 
 # The plate already models gradients and vignetting, so only soft shadows remain: darker
 # than this share of the plate is character (a dark green shirt must not read as shadow).
@@ -218,7 +223,6 @@ def coarse_masks(small: np.ndarray, key: KeyModel,
     return out
 
 
-LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 # Share of the silhouette's edge band that is a light fringe, above which the frame is
 # outlined. Measured: outlined characters 0.24-0.55; without outline, light swords and
 # all, at most 0.06.
@@ -243,45 +247,14 @@ def _wrap_depth(h: int, w: int) -> int:
     return max(4, round(min(h, w) / 56))
 
 
-# Spill explains a pixel only when it lies on the line from the backdrop to a character
-# colour; un-mixing costs this many levels per unit of backdrop share removed, so an
-# unspilled pixel that fits its own colour as well is left alone.
-SPILL_COST = 12.0
-# On the rim (antialiased, partly transparent) a share of backdrop is no evidence against a
-# colour: it costs less there. Measured: a dark leg's rim next to a green shirt took the
-# shirt's green at 12 (its line from the backdrop passed 2 levels from the pixel, the
-# shirt's 6, but at a larger share).
-RIM_SPILL_COST = 7.0
 # The most backdrop a pixel 1 px inside may carry; the cap falls linearly to 0 at the wrap
 # depth (models' wrap measured up to ~35 % at the edge).
 MAX_WRAP = 0.6
-PALETTE_SIZE = 8
 # Under the key's threshold a pixel is still character when it is more than this many
 # noise sigmas (+4 levels) off the backdrop and REFERENCE_RATIO times nearer a portrait
 # colour than the backdrop.
 REFERENCE_FLOOR = 2.5
 REFERENCE_RATIO = 3.0
-# Where the silhouette moved between the neighbouring frames, a part may be blurred by the
-# motion, a mix with the backdrop at any share up to this: reading a pixel so costs this
-# many levels per unit of backdrop beyond the wrap's cap.
-TRANSLUCENT_COST = 12.0
-MAX_BLUR = 0.95
-# A local colour that is this share or less of a portrait colour, the rest backdrop, within
-# this many levels of that mix, is a blurred part's, not the character's own.
-UNBLUR_SHARE = 0.85
-UNBLUR_RESIDUAL = 20.0
-# The frame's palette holds whole parts' colours: replaced only when mostly backdrop (a
-# sword's faint trail), not when a light rim or a lit skin reads as a 60-85 % mix.
-UNBLUR_PALETTE_SHARE = 0.6
-# ... unless it is within this many levels of a portrait colour: then it is that colour,
-# lit a little differently (a green shirt is a "mix" of backdrop and skin, geometrically).
-UNBLUR_KEEP = 25.0
-# A colour from farther away (the neighbourhood, the palettes) must fit this many levels
-# better than the nearest interior's colour to be chosen.
-FAR_COST = 8.0
-# Luma difference between the chosen colour and the backdrop above which the rim's mix
-# share is read from luma.
-LUMA_SEPARATION = 24.0
 CHROMA_SMEAR = 2
 WEAK_DISTANCE = 3.0  # in thresholds: a pixel this close to the backdrop may be a mix
 EXTEND_SLACK = 12.0  # levels: how much worse the inner colour may explain a rim pixel
@@ -292,121 +265,6 @@ SLIVER_DISTANCE = 0.5  # and nearer the backdrop than this share of the key thre
 # After un-mixing, the key channel's excess over the other two may exceed the chosen
 # colour's own excess by this much (H.264's 4:2:0 colour puts edge pixels off the mix line).
 EXCESS_SLACK = 2.0
-
-
-def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
-            seed: int = 0) -> np.ndarray:
-    """(k', 3) float32 main colours of (M, 3) pixels (k-means), for the despill's colour
-    reference: a portrait's opaque pixels, or a frame's pixels the spill cannot reach."""
-    px = np.asarray(rgb, np.float32).reshape(-1, 3)
-    if len(px) == 0:
-        return np.zeros((0, 3), np.float32)
-    if len(px) > max_samples:
-        px = px[np.random.default_rng(seed).choice(len(px), max_samples, replace=False)]
-    k = min(k, len(px))
-    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    # Seeded by farthest points, not OpenCV's random seeding (its RNG is per thread, and
-    # cells are matted on a pool): the same frame always gets the same palette.
-    centres = [px.mean(0)]
-    d2 = ((px - centres[0]) ** 2).sum(1)
-    for _ in range(k - 1):
-        centres.append(px[int(np.argmax(d2))])
-        d2 = np.minimum(d2, ((px - centres[-1]) ** 2).sum(1))
-    c = np.array(centres, np.float32)
-    labels = np.argmin(((px[:, None] - c[None]) ** 2).sum(-1), 1).astype(np.int32)
-    labels = labels.reshape(-1, 1)
-    cv2.setRNGSeed(seed)  # this thread's RNG refills a cluster that empties
-    _, _, found = cv2.kmeans(px, k, labels, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
-    return np.asarray(found, np.float32)
-
-
-def portrait_palette(rgba: np.ndarray) -> np.ndarray:
-    """The unspilled colour reference from the user's RGBA portrait (opaque pixels)."""
-    return palette(rgba[..., :3][rgba[..., 3] >= 250])
-
-
-def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
-          min_sep: float, prior: np.ndarray | None = None,
-          smeared: np.ndarray | None = None,
-          translucent: np.ndarray | None = None,
-          spill: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Light wrap and soft edges are convex mixes P = t*F + (1-t)*B of a character colour F
-    and the backdrop B. For each pixel (M, 3) and its candidate colours (M, K, 3), pick
-    the F whose line from B passes closest to P (plus SPILL_COST per unit of 1 - t), with
-    1 - t at most `cap` (M,), plus `prior` (K,) levels per candidate (far colours cost
-    more than near ones). `smeared` (M,) marks pixels whose colour H.264 mixed with their
-    neighbours' (4:2:0): they are judged by _smeared_fit. `translucent` (M,) marks pixels
-    that may carry more backdrop than the cap, at TRANSLUCENT_COST per unit beyond it (a
-    part blurred by motion is a mix with any share). `spill` (M,): the levels per unit of
-    backdrop share per pixel, SPILL_COST where not given. Returns (t, F_chosen)."""
-    v = cands - B[:, None]  # (M, K, 3)
-    v2 = np.einsum("mkc,mkc->mk", v, v)  # einsum: numpy's sum over a length-3 axis is slow
-    t, resid = _line_fit(P, B, v, v2, cap, smeared, cands)
-    per_share = (np.full(len(P), SPILL_COST, np.float32) if spill is None else spill)[:, None]
-    cost = resid + per_share * (1 - t)
-    if translucent is not None and translucent.any():
-        m = translucent
-        t_x, resid_x = _line_fit(P[m], B[m], v[m], v2[m], np.full(int(m.sum()), MAX_BLUR),
-                                 None if smeared is None else smeared[m], cands[m])
-        cost_x = resid_x + per_share[m] * (1 - t_x) + TRANSLUCENT_COST * np.maximum(
-            (1 - t_x) - cap[m][:, None], 0.0)
-        better = cost_x < cost[m]
-        t[m] = np.where(better, t_x, t[m])
-        cost[m] = np.where(better, cost_x, cost[m])
-    cost = cost + (0.0 if prior is None else prior[None])
-    cost = np.where(v2 > min_sep * min_sep, cost, np.inf)  # a backdrop-coloured F says nothing
-    best = np.argmin(cost, axis=1)
-    rows = np.arange(len(P))
-    ok = np.isfinite(cost[rows, best])
-    t_best = np.where(ok, t[rows, best], 1.0)
-    return t_best, np.where(ok[:, None], cands[rows, best], P)
-
-
-def _line_fit(P: np.ndarray, B: np.ndarray, v: np.ndarray, v2: np.ndarray, cap: np.ndarray,
-              smeared: np.ndarray | None, cands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """unmix's (t, residual) per pixel and candidate, with 1 - t at most cap."""
-    d = P - B
-    dv = np.matmul(v, d[:, :, None])[..., 0]  # a batched matmul beats einsum here
-    t = np.clip(dv / np.maximum(v2, 1e-6), (1 - cap)[:, None], 1.0)
-    # |d - t v|^2 = |d|^2 - 2 t d.v + t^2 |v|^2
-    resid = np.sqrt(np.maximum(np.einsum("mc,mc->m", d, d)[:, None] - 2 * t * dv
-                               + t * t * v2, 0.0))
-    if smeared is not None and smeared.any():
-        t[smeared], resid[smeared] = _smeared_fit(P[smeared], B[smeared], cands[smeared],
-                                                  cap[smeared])
-    return t, resid
-
-
-# Levels per unit of difference between a smeared pixel's chroma share and its luma share:
-# a block's colour is averaged, but mostly over the same mix. Without it a red sleeve
-# explained an ink outline's edge (luma of the red, chroma 60 % backdrop) as well as the ink.
-CHROMA_SHARE_COST = 12.0
-# Cb and Cr rows of BT.601 (the colour H.264 stores at half resolution).
-CHROMA = np.array([[-0.1687, -0.3313, 0.5], [0.5, -0.4187, -0.0813]], np.float32)
-
-
-def _smeared_fit(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
-                 cap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """unmix's (t, residual) for pixels within reach of 4:2:0 colour. Only their luma is
-    their own: it must lie between the backdrop's and the candidate's, at the mix share t.
-    Their colour is an average over a 2x2 block, backdrop included, so it may sit anywhere
-    between the backdrop's chroma and the candidate's (at its own share), but not off that
-    segment. Measured on a dark-blue leg's edge next to a green shirt: the RGB line put the
-    shirt's green nearer (it explains the backdrop-green chroma), this fit the leg's blue."""
-    yp, yb, yf = P @ LUMA, B @ LUMA, cands @ LUMA  # (M,), (M,), (M, K)
-    dc = (P - B) @ CHROMA.T  # (M, 2)
-    vc = (cands - B[:, None]) @ CHROMA.T  # (M, K, 2)
-    # Planar (Cb, Cr) arithmetic: several times faster than einsum over a length-2 axis.
-    vb, vr, db, dr = vc[..., 0], vc[..., 1], dc[:, None, 0], dc[:, None, 1]
-    s = np.clip((db * vb + dr * vr) / np.maximum(vb * vb + vr * vr, 1e-6), 0.0, 1.0)
-    dy = yf - yb[:, None]
-    by_luma = np.abs(dy) > LUMA_SEPARATION
-    t_y = (yp - yb)[:, None] / np.where(by_luma, dy, 1.0)
-    t = np.clip(np.where(by_luma, t_y, s), (1 - cap)[:, None], 1.0)
-    luma_off = (yp - yb)[:, None] - t * dy
-    ob, orr = db - s * vb, dr - s * vr
-    resid = np.sqrt(luma_off * luma_off + ob * ob + orr * orr)
-    return t, resid + CHROMA_SHARE_COST * np.abs(s - t)
 
 
 def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
@@ -531,7 +389,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     if moving is not None:
         translucent |= moving[sl][zb] & ~rim & ((dep <= wrap) | weak[sl][zb])
     if reference is not None and len(reference) and translucent.any():
-        _unblur_local(C, B, translucent, np.asarray(reference, np.float32), key.noise,
+        despill.unblur(C, B, translucent, np.asarray(reference, np.float32), key.noise,
                       2 + n_frame)
     # On the rim some backdrop is expected (antialiasing): there the fit weighs more.
     spill = np.where(rim, RIM_SPILL_COST, SPILL_COST).astype(np.float32)
@@ -553,7 +411,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
         # Only where that colour explains the pixel about as well as the chosen one: an
         # ink line drawn on the edge itself keeps its own colour.
         use = smeared & (near_sup[zy, zx] > 0.02) & (
-            _line_residual(P, B, F2) <= _line_residual(P, B, F) + EXTEND_SLACK)
+            despill.line_residual(P, B, F2) <= despill.line_residual(P, B, F) + EXTEND_SLACK)
         F = np.where(use[:, None], F2, F)
         cap = np.where(use, 1.0, cap)
     yp, yb, yf = P @ LUMA, B @ LUMA, F @ LUMA
@@ -615,25 +473,6 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     return _pack(rgb, alpha)
 
 
-def _unblur_local(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray,
-                  noise: float, columns: int) -> None:
-    """In a part blurred all through (a fast arm, a sword's trail), the colours taken from
-    the frame (the "interior" nearby, the frame's palette: C[:, :columns]) are themselves
-    mixes with the backdrop. Where, for the given rows, one lies on the line from the
-    backdrop to one of the portrait's colours, at a share below UNBLUR_SHARE, that colour
-    replaces it (in place)."""
-    idx = np.nonzero(rows)[0]
-    b = B[idx]
-    cands = np.broadcast_to(reference, (len(idx), *reference.shape))
-    for j in range(columns):
-        c = C[idx, j]
-        t, f = unmix(c, b, cands, np.full(len(idx), MAX_BLUR, np.float32), 2.0 * noise + 4.0)
-        own = np.sqrt(((c[:, None] - reference[None]) ** 2).sum(-1)).min(1) <= UNBLUR_KEEP
-        share = UNBLUR_SHARE if j < 2 else UNBLUR_PALETTE_SHARE
-        mixed = (t < share) & (_line_residual(c, b, f) < UNBLUR_RESIDUAL) & ~own
-        C[idx[mixed], j] = f[mixed]
-
-
 def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
                     key: KeyModel) -> np.ndarray:
     """(H, W) uint8 1 where a pixel under the key's threshold is still character: clearly
@@ -664,13 +503,6 @@ def _gaps(fg: np.ndarray, raw: np.ndarray, r: int) -> np.ndarray:
     wide = stats[:, cv2.CC_STAT_AREA] >= (2 * r + 1) ** 2
     wide[0] = False
     return wide[labels].astype(np.uint8)
-
-
-def _line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
-    """Distance of each P from the segment B..F (levels)."""
-    v = F - B
-    t = np.clip(((P - B) * v).sum(-1) / np.maximum((v * v).sum(-1), 1e-6), 0.0, 1.0)
-    return np.sqrt(((P - B - t[:, None] * v) ** 2).sum(-1))
 
 
 def _open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndarray,

@@ -181,7 +181,7 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
                  reference: np.ndarray | None = None) -> Sheet:
     """The clip as a typed Sheet; exporters (core.export) render its files.
 
-    reference: the character's unspilled colours (matte.portrait_palette of its portrait),
+    reference: the character's unspilled colours (despill.portrait_palette of its portrait),
     which the despill un-mixes light wrap against."""
     an = analyse(clip, recipe)
     lap = Stopwatch(dict(an.timings))

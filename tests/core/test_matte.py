@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from comfy_nodes.core import matte
+from comfy_nodes.core import despill, matte
 
 from .conftest import fixture
 
@@ -112,9 +112,9 @@ def test_smeared_fit_recovers_an_exact_mix(f, b, t):
     """A pixel that is exactly t*F + (1-t)*B (luma and chroma at the same share) fits F
     with no residual, and at share t where F and B differ enough in luma to read it."""
     p = t * f + (1 - t) * b
-    t_fit, resid = matte._smeared_fit(p[None], b[None], f[None, None], np.ones(1, np.float32))
+    t_fit, resid = despill._smeared_fit(p[None], b[None], f[None, None], np.ones(1, np.float32))
     assert resid[0, 0] < 0.5
-    if abs(float((f - b) @ matte.LUMA)) > matte.LUMA_SEPARATION:
+    if abs(float((f - b) @ despill.LUMA)) > despill.LUMA_SEPARATION:
         assert abs(t_fit[0, 0] - t) < 1e-3
 
 
@@ -126,10 +126,10 @@ def test_a_smeared_edge_keeps_its_own_colour_next_to_a_green_part():
     leg, shirt = [60, 60, 90], [40, 120, 50]
     cands = np.array([[leg, shirt]], np.float32)
     cap = np.ones(1, np.float32)
-    prior = np.array([0.0, matte.FAR_COST], np.float32)
-    _, f = matte.unmix(p, b, cands, cap, 8.0, prior, smeared=np.ones(1, bool))
+    prior = np.array([0.0, despill.FAR_COST], np.float32)
+    _, f = despill.unmix(p, b, cands, cap, 8.0, prior, smeared=np.ones(1, bool))
     assert f[0].tolist() == leg
-    _, f_rgb = matte.unmix(p, b, cands, cap, 8.0, prior)
+    _, f_rgb = despill.unmix(p, b, cands, cap, 8.0, prior)
     assert f_rgb[0].tolist() == shirt  # what the smeared fit is there to correct
 
 
