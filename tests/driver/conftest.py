@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import requests
 import yaml
 from PIL import Image
 
+from comfy_nodes.core.util import poll_until
 from service import manager
 from service.config import resolve
 from tests import synth
@@ -22,6 +25,22 @@ def draw_portrait(path: Path, palette: str, size=(160, 240), colour=None) -> Non
     if colour is not None:  # every part one colour (e.g. the key green itself)
         char = synth.Character(palette={k: colour for k in synth.PALETTES[palette]})
     Image.fromarray(synth.portrait(char, size=size), "RGBA").save(path)
+
+
+def wait_running(urls: list[str], proc: subprocess.Popen, timeout: float) -> bool:
+    """Whether every server in urls was running a prompt at once within timeout seconds,
+    while the driver `proc` kept running (its exit fails the test with its output)."""
+    def running(url: str) -> bool:
+        try:
+            return bool(requests.get(f"{url}/queue", timeout=2).json()["queue_running"])
+        except requests.RequestException:  # a server still starting, or killed
+            return False
+
+    def all_running() -> bool:
+        assert proc.poll() is None, proc.communicate()
+        return all(running(u) for u in urls)
+
+    return bool(poll_until(all_running, timeout, interval=0.1))
 
 
 @dataclass

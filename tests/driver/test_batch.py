@@ -21,7 +21,7 @@ from PIL import Image
 from service import manager
 from tests.conftest import REPO
 
-from .conftest import draw_portrait
+from .conftest import draw_portrait, wait_running
 
 
 def _sheets(ws):
@@ -215,14 +215,7 @@ def test_ctrl_c_stops_cleanly_and_the_next_run_resumes(workspace):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **workspace.env()})
     url = f"http://127.0.0.1:{workspace.port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"{url}/queue", timeout=2).json()["queue_running"]:
-                break
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
+    wait_running([url], proc, 120)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -17,6 +17,7 @@ import pytest
 import requests
 
 from tests.conftest import REPO
+from tests.driver.conftest import wait_running
 
 SLOW = {"@action": {"simulate_seconds": 3.0}}
 
@@ -170,15 +171,7 @@ def test_killed_driver_prompt_is_adopted_not_resubmitted(workspace):
     seen = set(requests.get(f"{url}/history", timeout=5).json()) if workspace.server_pid() \
         else set()
     proc = _popen_batch(workspace, "--force", "--chars", "zombie", "--only", "idle")
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.communicate()
-        try:
-            if requests.get(f"{url}/queue", timeout=2).json()["queue_running"]:
-                break
-        except requests.RequestException:
-            pass
-        time.sleep(0.1)
+    wait_running([url], proc, 180)
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
     db = workspace.out / "h3sprite.sqlite"

@@ -19,7 +19,7 @@ import requests
 from service import manager
 from service.config import resolve
 from tests.conftest import REPO, free_port, run_cli
-from tests.driver.conftest import Workspace, draw_portrait
+from tests.driver.conftest import Workspace, draw_portrait, wait_running
 from tests.driver.test_batch import _rows
 
 SIM = {"@action": {"simulate_seconds": 3.0}}
@@ -202,14 +202,8 @@ def test_a_killed_driver_with_jobs_on_both_servers_adopts_both_prompts(two):
                              "--force", "--only", "idle"], cwd=REPO, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, **two.ws.env()})
     try:
-        deadline = time.monotonic() + 60
-        busy = [False, False]
-        while time.monotonic() < deadline and not all(busy):
-            assert proc.poll() is None, proc.communicate()
-            busy = [bool(requests.get(f"{two.url(i)}/queue", timeout=2).json()["queue_running"])
-                    for i in (0, 1)]
-            time.sleep(0.1)
-        assert all(busy), "the two servers never ran at once"
+        assert wait_running([two.url(0), two.url(1)], proc, 60), \
+            "the two servers never ran at once"
     finally:
         proc.kill()
         proc.communicate()
@@ -248,14 +242,8 @@ def test_a_full_disk_met_by_one_server_thread_stops_both(two, tmp_path):
                             stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **two.ws.env(), **disk.env})
     try:
-        deadline = time.monotonic() + 60
-        busy = [False, False]
-        while time.monotonic() < deadline and not all(busy):
-            assert proc.poll() is None, proc.communicate()
-            busy = [bool(requests.get(f"{two.url(i)}/queue", timeout=2).json()["queue_running"])
-                    for i in (0, 1)]
-            time.sleep(0.1)
-        assert all(busy), "the two servers never ran at once"
+        assert wait_running([two.url(0), two.url(1)], proc, 60), \
+            "the two servers never ran at once"
         disk.fill()
         stdout, stderr = proc.communicate(timeout=120)
     finally:
