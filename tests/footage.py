@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -252,23 +253,34 @@ def film(spec: Spec) -> np.ndarray:
 
 def encode_vfr(frames: np.ndarray, path: Path, fps: float, crf: int, seed: int = 0) -> None:
     """H.264 with uneven frame times (a variable-frame-rate file, as screen recorders and
-    some exporters write): each frame lasts between 0.5 and 1.5 nominal frame times."""
+    some exporters write): each frame lasts between 0.5 and 1.5 nominal frame times. The
+    frames are encoded at a constant rate, then only their timestamps are rewritten:
+    libx264 fed the uneven timestamps themselves gave other pixels on one CPU than on two
+    (seen in plain runs; under pytest both agreed), so the fixture's pixels were not fixed."""
     rng = np.random.default_rng(seed)
-    n, h, w, _ = frames.shape
-    with av.open(str(path), "w") as out:
-        stream = out.add_stream("libx264", rate=round(fps))
-        stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
-        stream.time_base = Fraction(1, 1000)
-        stream.codec_context.time_base = Fraction(1, 1000)
-        stream.options = {"crf": str(crf), "preset": "veryfast", "threads": "1"}
-        t = 0.0
-        for rgb in frames:
-            f = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgb), format="rgb24")
-            f.pts = int(round(t * 1000))
-            f.time_base = Fraction(1, 1000)
-            out.mux(stream.encode(f))
-            t += (0.5 + rng.random()) / fps
-        out.mux(stream.encode())
+    starts = np.concatenate([[0.0], np.cumsum((0.5 + rng.random(len(frames))) / fps)])
+
+    def ms(ts: int, time_base: Fraction) -> int:  # a timestamp, as frame k, moved to k's start
+        k = round(float(ts * time_base) * fps)
+        return round(1000 * (starts[k] if k >= 0 else k / fps))
+
+    cfr = path.with_name(path.stem + ".cfr.mp4")
+    video.encode(frames, cfr, fps=fps, crf=crf)
+    try:
+        with av.open(str(cfr)) as src, av.open(str(path), "w") as out:
+            s_in = src.streams.video[0]
+            s_out = out.add_stream_from_template(s_in)
+            for packet in src.demux(s_in):
+                if packet.dts is None or packet.pts is None:  # the end-of-stream marker
+                    continue
+                tb = packet.time_base
+                packet.pts, packet.dts = ms(packet.pts, tb), ms(packet.dts, tb)
+                packet.duration = round(1000 * float((packet.duration or 0) * tb))
+                packet.time_base = Fraction(1, 1000)
+                packet.stream = s_out
+                out.mux(packet)
+    finally:
+        cfr.unlink(missing_ok=True)
 
 
 def _encode(rgb: np.ndarray, path: Path, spec: Spec) -> None:
@@ -278,19 +290,22 @@ def _encode(rgb: np.ndarray, path: Path, spec: Spec) -> None:
         video.encode(rgb, path, fps=spec.fps, crf=spec.crf)
 
 
-def encode_isolated(rgb: np.ndarray, path: Path, spec: Spec) -> None:
+def encode_isolated(rgb: np.ndarray, path: Path, spec: Spec,
+                    cpus: set[int] | None = None) -> None:
     """Encode in a fresh interpreter. libx264 through PyAV does not give the same bytes
     for the same frames twice in one process: the output depends on what the process did
     before (measured: a 448-px clip encoded, then another clip, then the first again gives
     other pixels, with one thread and explicit timestamps too; a fresh process gives the
     same bytes every time). A fixture made in-process would differ with test order, and so
-    would every score on it (issue 9: walk_letterbox +7.2 alone, +5.6 after other tests)."""
+    would every score on it (issue 9: walk_letterbox +7.2 alone, +5.6 after other tests).
+    cpus: run the child on these CPUs only (the tests check the count does not matter)."""
     raw = path.with_suffix(".npy")
     np.save(raw, rgb)
     try:
         subprocess.run([sys.executable, "-m", "tests.footage", str(raw), str(path),
                         str(spec.fps), str(spec.crf), str(spec.seed), str(int(spec.vfr))],
-                       check=True, cwd=Path(__file__).resolve().parents[1])
+                       check=True, cwd=Path(__file__).resolve().parents[1],
+                       preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus))
     finally:
         raw.unlink(missing_ok=True)
 
