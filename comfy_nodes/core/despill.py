@@ -166,25 +166,34 @@ def _smeared_fit(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
 
 
 def unblur(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray,
-                  noise: float, columns: int) -> None:
+           noise: float, columns: int) -> None:
     """In a part blurred all through (a fast arm, a sword's trail), the colours taken from
     the frame (the "interior" nearby, the frame's palette: C[:, :columns]) are themselves
-    mixes with the backdrop. Where, for the given rows, one lies on the line from the
-    backdrop to one of the portrait's colours, at a share below UNBLUR_SHARE, that colour
-    replaces it (in place)."""
+    mixes with the backdrop. Where, for the given rows, one is such a mix (`blurred_mix`)
+    at a share below UNBLUR_SHARE (UNBLUR_PALETTE_SHARE for the palette), the portrait's
+    colour replaces it (in place)."""
     idx = np.nonzero(rows)[0]
     block = C[idx, :columns]  # (m, columns, 3), a copy: every column in one un-mixing
     c = block.reshape(-1, 3)
-    b = np.repeat(B[idx], columns, axis=0)
-    t, f = unmix(c, b, np.broadcast_to(reference, (len(c), *reference.shape)),
-                 np.full(len(c), MAX_BLUR, np.float32), 2.0 * noise + 4.0)
-    own = np.sqrt(((c[:, None] - reference[None]) ** 2).sum(-1)).min(1) <= UNBLUR_KEEP
     share = np.tile(np.where(np.arange(columns) < 2, UNBLUR_SHARE, UNBLUR_PALETTE_SHARE),
                     len(idx))
-    mixed = (t < share) & (line_residual(c, b, f) < UNBLUR_RESIDUAL) & ~own
+    mixed, f, _ = blurred_mix(c, np.repeat(B[idx], columns, axis=0), reference, noise,
+                              share)
     c[mixed] = f[mixed]
     C[idx, :columns] = block
 
+
+def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
+                share: np.ndarray | float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which colours c (M, 3) are a portrait colour blurred with the backdrop b (M, 3): on
+    the line from b to one of `reference`, within UNBLUR_RESIDUAL levels, at less than
+    `share` of it, and not within UNBLUR_KEEP levels of any portrait colour (a colour
+    near the portrait's own is that colour, lit a little differently). Returns (mixed (M,)
+    bool, the portrait colour (M, 3), its share (M,))."""
+    t, f = unmix(c, b, np.broadcast_to(reference, (len(c), *reference.shape)),
+                 np.full(len(c), MAX_BLUR, np.float32), 2.0 * noise + 4.0)
+    own = np.sqrt(((c[:, None] - reference[None]) ** 2).sum(-1)).min(1) <= UNBLUR_KEEP
+    return (t < share) & (line_residual(c, b, f) < UNBLUR_RESIDUAL) & ~own, f, t
 
 
 def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:

@@ -316,6 +316,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     r = _edge_width(*full)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     fg = _open_slivers(p, plate, raw, fg, kernel, key.threshold)
+    if reference is not None and len(reference):
+        fg[_thin_gaps(p, plate, fg, key.noise, np.asarray(reference, np.float32))] = 0
     outer = cv2.dilate(fg, kernel, iterations=1)
     alpha = fg.astype(np.float32)
     rgb = p.copy()
@@ -333,6 +335,16 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # limbs, a motion-blurred part): pixels that may be a mix to un-mix.
     weak = d < WEAK_DISTANCE * key.threshold
     zone = (outer > 0) & ((depth <= wrap) | weak)
+    deeper = np.zeros_like(zone)
+    if moving is not None and reference is not None and len(reference):
+        # Deeper, where the silhouette moved: a part blurred all through (a fast arm)
+        # whose colour is a portrait colour mixed with the backdrop.
+        deeper = moving & (outer > 0) & ~zone
+        if deeper.any():
+            deeper[deeper] = despill.blurred_mix(p[deeper], plate[deeper],
+                                                 np.asarray(reference, np.float32),
+                                                 key.noise, despill.UNBLUR_SHARE)[0]
+            zone |= deeper
     # Colours the spill cannot reach: deeper than the wrap, or, in parts thinner than
     # twice that (arms, legs, blades), their centre line, the farthest from any edge.
     ridge = (depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8))) & (depth >= r + 1)
@@ -387,7 +399,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     gaps = _gaps(fg, raw, r)
     translucent = ~rim & (gaps[sl][zb] > 0)
     if moving is not None:
-        translucent |= moving[sl][zb] & ~rim & ((dep <= wrap) | weak[sl][zb])
+        translucent |= moving[sl][zb] & ~rim
     if reference is not None and len(reference) and translucent.any():
         despill.unblur(C, B, translucent, np.asarray(reference, np.float32), key.noise,
                       2 + n_frame)
@@ -491,6 +503,69 @@ def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
         near = np.minimum(near, np.sqrt(((px - c) ** 2).sum(-1)))
     out[maybe] = near * REFERENCE_RATIO < d[maybe]
     return out
+
+
+# A pixel whose luma is within this many levels (+ 2 noise sigmas) of the backdrop's, in
+# a gap at most this many pixels wide between parts darker or lighter than the backdrop by
+# LUMA_SEPARATION, is the backdrop.
+THIN_GAP_LUMA = 6.0
+THIN_GAP = 2
+# ... and its chroma within this many levels (+ 1 noise sigma) of the segment from the
+# backdrop's to those parts', at least this share of the way: a colour block's average.
+# Measured: a 2 px gap between legs at 0.45, 1 level off; a green shirt of the backdrop's
+# luma between dark parts at 0.16, 10 levels off.
+THIN_GAP_CHROMA = 4.0
+THIN_GAP_SHARE = 0.25
+
+
+def _thin_gaps(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, noise: float,
+               reference: np.ndarray) -> np.ndarray:
+    """(H, W) bool: backdrop seen through a gap narrower than H.264's colour blocks (two
+    legs a pixel or two apart). Its colour is the neighbours' (4:2:0 stores one colour per
+    2x2 block), so the key takes it for character; its luma is its own, the backdrop's.
+    Measured on an attack: a 2 px gap between dark legs read 48-62 off the backdrop in
+    colour (threshold 15) and 1-4 levels off in luma. Only with the portrait: a colour
+    near one of its colours is never a gap (a green shirt can share the backdrop's luma
+    and, smeared, nearly its chroma: without the portrait, 6 of a shirt's pixels between
+    dark parts were cut)."""
+    yp, yb = p @ LUMA, plate @ LUMA
+    same = (fg > 0) & (np.abs(yp - yb) <= THIN_GAP_LUMA + 2 * noise)
+    if not same.any():
+        return same
+    k = THIN_GAP
+    before = np.r_[np.ones(k), np.zeros(k + 1)][None].astype(np.float32)
+    after = before[:, ::-1].copy()
+    gap = np.zeros_like(same)
+    part_colour = np.zeros_like(p)
+    # Between two parts on the same side of the backdrop's luma (two dark legs), left and
+    # right or above and below; between a dark and a light part, a pixel of the backdrop's
+    # luma is their antialiased boundary.
+    for part in (yp < yb - LUMA_SEPARATION, yp > yb + LUMA_SEPARATION):
+        u8 = part.astype(np.uint8)
+        between = np.zeros_like(same)
+        for k1, k2 in ((before, after), (before.T, after.T)):
+            one = cv2.filter2D(u8, -1, k1, borderType=cv2.BORDER_CONSTANT) > 0
+            two = cv2.filter2D(u8, -1, k2, borderType=cv2.BORDER_CONSTANT) > 0
+            between |= same & one & two
+        if between.any():
+            colour, _ = _normalized_blur(p, part.astype(np.float32), float(k))
+            part_colour[between] = colour[between]
+            gap |= between
+    if not gap.any():
+        return gap
+    # Its colour must be a block's average of the backdrop and those parts: on the chroma
+    # segment between them (a belt of the backdrop's luma between dark legs is not).
+    P, B, F = p[gap], plate[gap], part_colour[gap]
+    dc, vc = (P - B) @ despill.CHROMA.T, (F - B) @ despill.CHROMA.T
+    share = np.clip((dc * vc).sum(-1) / np.maximum((vc * vc).sum(-1), 1e-6), 0.0, 1.0)
+    off = np.sqrt(((dc - share[:, None] * vc) ** 2).sum(-1))
+    gap[gap] = (off <= THIN_GAP_CHROMA + noise) & (share >= THIN_GAP_SHARE) & (
+        share <= despill.UNBLUR_SHARE)
+    if gap.any():
+        px = p[gap]
+        near = np.min([np.sqrt(((px - c) ** 2).sum(-1)) for c in reference], axis=0)
+        gap[gap] = near > despill.UNBLUR_KEEP
+    return gap
 
 
 def _gaps(fg: np.ndarray, raw: np.ndarray, r: int) -> np.ndarray:

@@ -162,6 +162,31 @@ def test_a_blurred_part_is_translucent_where_the_silhouette_moved():
     assert still[..., 3][band].min() == 255
 
 
+def test_a_part_blurred_all_through_is_translucent_with_the_portrait():
+    """A fast part blurred wider than the light wrap's reach (a 40 px band, a 50 % mix of
+    the bar's red and the backdrop): with the portrait's colours, where the silhouette
+    moved, its depth too comes out translucent in the portrait's red. Without the
+    portrait, or where nothing moved, a colour seen all through a part is the part's own."""
+    green, red = np.array([40, 200, 70], np.float32), np.array([200, 40, 50], np.float32)
+    frame = np.tile(green, (448, 448, 1))
+    frame[100:340, 150:250] = red
+    frame[100:340, 250:290] = 0.5 * red + 0.5 * green
+    frame = frame.astype(np.uint8)
+    key = matte.estimate_key(np.repeat(frame[None], 4, axis=0))
+    deep = np.zeros((448, 448), bool)
+    deep[130:310, 262:278] = True  # the band's middle: over 8 px (the wrap) from any edge
+    moving = np.zeros((448, 448), bool)
+    moving[90:350, 240:300] = True
+    reference = red[None]
+    out = matte.refine(frame, key, reference=reference, moving=moving)
+    alpha = out[..., 3][deep].astype(np.float32) / 255
+    assert abs(float(np.median(alpha)) - 0.5) < 0.1, np.median(alpha)
+    assert np.abs(out[..., :3][deep].astype(np.float32) - red).max(1).mean() < 20
+    for kept in (matte.refine(frame, key, moving=moving),
+                 matte.refine(frame, key, reference=reference)):
+        assert kept[..., 3][deep].min() == 255
+
+
 def test_moving_region_is_what_the_silhouette_swept():
     """From three coarse masks: the pixels that differ from a neighbour's, one coarse pixel
     wider, at full size; nothing where all three agree."""
@@ -208,3 +233,42 @@ def test_a_shirt_of_the_backdrops_green_is_kept_with_the_portrait():
     kept = matte.refine(frame, key, reference=ref)
     assert (kept[..., 3][inside] >= 128).all(), kept[..., 3][inside].min()
     assert (kept[..., 3][:40] == 0).all() and (kept[..., 3][:, :40] == 0).all()
+
+
+def _through_h264(frame: np.ndarray, tmp_path) -> np.ndarray:
+    from comfy_nodes.core import video
+
+    path = tmp_path / "clip.mp4"
+    video.encode(np.repeat(frame[None], 4, axis=0), path, crf=20)
+    return video.decode(path).frames
+
+
+def test_a_gap_narrower_than_a_colour_block_is_backdrop(tmp_path):
+    """Two dark legs 2 px apart on green, through H.264 (4:2:0: the gap's colour is averaged
+    with the legs', 40+ levels off the backdrop, over the key's threshold): with the
+    portrait's colours, the gap comes out transparent, by its luma, and the legs stay
+    whole. A strip of a colour of the backdrop's luma that is no mix of backdrop and legs
+    (a belt), and a boundary between a dark and a light part, stay character. Without
+    the portrait the gap is left to the key."""
+    green = np.array([40, 200, 70], np.float32)
+    leg, belt, skin = (60, 60, 90), (190, 120, 40), (236, 190, 150)
+    frame = np.tile(green, (448, 448, 1)).astype(np.uint8)
+    frame[100:340, 150:211] = leg
+    frame[100:340, 213:274] = leg  # the gap: columns 211-212
+    frame[60:90, 150:274] = leg
+    frame[60:90, 200:202] = belt  # a belt between two dark parts, the backdrop's luma
+    frame[360:400, 150:211] = leg
+    frame[360:400, 211:274] = skin  # a dark-light boundary, antialiased by H.264
+    assert abs(float((np.array(belt) - green) @ despill.LUMA)) < 10
+    frames = _through_h264(frame, tmp_path)
+    key = matte.estimate_key(frames)
+    gap = matte.colour_distance(frames[0][120:320, 211:213].astype(np.float32),
+                                key.plate_at(448, 448)[120:320, 211:213])
+    assert gap.min() > key.threshold  # what the key alone sees there: character
+    reference = np.array([leg, skin], np.float32)  # the belt is judged by its colour
+    out = matte.refine(frames[0], key, reference=reference)
+    assert out[120:320, 211:213, 3].max() == 0
+    assert out[110:330, 150:211, 3].min() >= 128 and out[110:330, 213:274, 3].min() >= 128
+    assert out[64:86, 200:202, 3].min() >= 128
+    assert out[364:396, 208:216, 3].min() >= 128
+    assert matte.refine(frames[0], key)[120:320, 211:213, 3].min() >= 128
