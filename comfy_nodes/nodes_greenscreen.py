@@ -44,21 +44,27 @@ def _portrait_rgba(image, mask, file: str) -> np.ndarray:
     if image is None:
         raise_for_user(NAME, "connect a portrait (Load Image's IMAGE and MASK) or type a "
                              "file name from the input folder.")
+    return portrait_from_image(NAME, image, mask)
+
+
+def portrait_from_image(node: str, image, mask) -> np.ndarray:
+    """The RGBA portrait from Load Image's IMAGE and MASK (its MASK is 1 - alpha), or from
+    an RGBA IMAGE; `node` names the node in the one-line error."""
     rgb = image_to_uint8(image)[0]
     if rgb.shape[-1] == 4:
         rgba = rgb
     else:
         if mask is None:
-            raise_for_user(NAME, "connect Load Image's MASK too: it carries the portrait's "
+            raise_for_user(node, "connect Load Image's MASK too: it carries the portrait's "
                                  "transparent background.")
         m = mask_to_uint8(mask)[0]
         if m.shape != rgb.shape[:2]:  # Load Image's stand-in mask: the file has no alpha
-            raise_for_user(NAME, _NO_ALPHA)
+            raise_for_user(node, _NO_ALPHA)
         rgba = np.dstack([rgb[..., :3], 255 - m])  # Load Image's MASK is 1 - alpha
     try:
         greenscreen.check_alpha(rgba)
     except greenscreen.PortraitError as e:
-        raise_for_user(NAME, "the portrait is fully transparent: pick another image."
+        raise_for_user(node, "the portrait is fully transparent: pick another image."
                        if "fully transparent" in str(e) else _NO_ALPHA)
     return rgba
 

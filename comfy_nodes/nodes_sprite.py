@@ -10,11 +10,12 @@ from pathlib import Path
 import numpy as np
 from comfy_api.latest import io, ui
 
-from .core import export, matte, pipeline
+from .core import despill, export, matte, pipeline
 from .core.export import texturepacker
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
 from .core.video import Clip
+from .nodes_greenscreen import portrait_from_image
 from .schema import PACK, PREFIX, raise_for_user, schema, speaks_as
 from .tensors import image_to_uint8, uint8_to_image, uint8_to_mask
 
@@ -39,6 +40,25 @@ def _recipe_inputs():
         io.Float.Input("clip_fps", default=24.0, min=1.0, max=120.0, step=1.0,
                        tooltip="Frame rate of the incoming clip (H3: 24)"),
     ]
+
+
+def _portrait_inputs():
+    # Optional: the despill un-mixes against the portrait's own, unspilled colours (a fast
+    # arm's blur, light wrap on a green shirt, legs a pixel apart), as the batch does.
+    return [
+        io.Image.Input("portrait", optional=True,
+                       tooltip="The character's transparent portrait (Load Image's IMAGE): "
+                               "its colours make a cleaner despill"),
+        io.Mask.Input("portrait_mask", optional=True,
+                      tooltip="Load Image's MASK of the same portrait (its transparency)"),
+    ]
+
+
+def _reference(node: str, portrait, portrait_mask) -> np.ndarray | None:
+    """The portrait's palette for the despill, or None without a portrait."""
+    if portrait is None:
+        return None
+    return despill.portrait_palette(portrait_from_image(node, portrait, portrait_mask))
 
 
 def _recipe(action: str, sheet_frames: int, sheet_fps: float) -> Recipe:
@@ -67,17 +87,21 @@ class SpriteMatte(io.ComfyNode):
             search_aliases=["chroma key", "keying", "green screen", "despill", "matte"],
             inputs=[io.Image.Input("frames", tooltip="The clip's frames (IMAGE batch)"),
                     io.Boolean.Input("defringe", default=True,
-                                     tooltip="Remove light outlines and faint halos")],
+                                     tooltip="Remove light outlines and faint halos"),
+                    *_portrait_inputs()],
             outputs=[io.Image.Output("rgb", tooltip="Despilled colour"),
                      io.Mask.Output("alpha", tooltip="1 = character (not inverted)")],
         )
 
     @classmethod
     @speaks_as("Sprite Matte")
-    def execute(cls, frames, defringe: bool) -> io.NodeOutput:
+    def execute(cls, frames, defringe: bool, portrait=None,
+                portrait_mask=None) -> io.NodeOutput:
+        reference = _reference("Sprite Matte", portrait, portrait_mask)
         arr = image_to_uint8(frames)[..., :3]
         key = matte.estimate_key(arr)
-        rgba = np.stack([matte.refine(f, key, defringe=defringe) for f in arr])
+        rgba = np.stack([matte.refine(f, key, defringe=defringe, reference=reference)
+                         for f in arr])
         return io.NodeOutput(uint8_to_image(rgba[..., :3]), uint8_to_mask(rgba[..., 3]))
 
 
@@ -145,6 +169,7 @@ class SpriteSheet(io.ComfyNode):
                                optional=True,
                                tooltip="The strip's image: lossless WebP, or PNG for engines "
                                        "without WebP"),
+                *_portrait_inputs(),
             ],
             outputs=[io.Image.Output("sheet"), io.Mask.Output("alpha"),
                      io.String.Output("json", tooltip="The sheet's JSON")],
@@ -155,7 +180,8 @@ class SpriteSheet(io.ComfyNode):
     def execute(cls, frames, character: str, action: str, sheet_frames: int,
                 sheet_fps: float, clip_fps: float, cell_height: int,
                 max_width: int, formats: str = "texturepacker",
-                image_format: str = "webp") -> io.NodeOutput:
+                image_format: str = "webp", portrait=None,
+                portrait_mask=None) -> io.NodeOutput:
         import folder_paths
 
         try:
@@ -163,11 +189,12 @@ class SpriteSheet(io.ComfyNode):
         except ValueError:
             raise_for_user("Sprite Sheet", f"character {character!r} must be a plain name "
                                            "(letters, digits, - or _), e.g. hero.")
+        reference = _reference("Sprite Sheet", portrait, portrait_mask)
         arr = image_to_uint8(frames)[..., :3]
         res = pipeline.process_clip(Clip(arr, clip_fps), action,
                                     _recipe(action, sheet_frames, sheet_fps),
                                     character=character, cell_height=cell_height,
-                                    max_width=max_width)
+                                    max_width=max_width, reference=reference)
         res = dataclasses.replace(res, provenance=_provenance(cls))
         folder, stem, subfolder = _numbered(f"h3sprite/{character}/{action}",
                                             folder_paths.get_output_directory(), res.rgba)

@@ -209,3 +209,33 @@ def test_sprite_sheet_writes_every_format(output_dir):
                      "walk_00001_.tres", "walk_00001__frames"]
     assert len(list((folder / "walk_00001__frames").glob("*.png"))) == 10
     assert json.loads(out.args[2])["meta"]["image"] == "walk_00001_.png"
+
+
+def test_sprite_sheet_and_matte_despill_with_the_portrait(output_dir):
+    """Given the portrait (Load Image's IMAGE and MASK), Sprite Sheet makes the sheet the
+    driver makes with `--portrait`: the despill un-mixes against the portrait's palette
+    (not the same sheet as without it). Sprite Matte takes it too. A portrait IMAGE
+    without its MASK is refused in one line naming the node."""
+    from comfy_nodes.core import despill, pipeline
+    from comfy_nodes.core.recipes import DEFAULT_RECIPES
+    from comfy_nodes.core.video import Clip
+
+    rgba, image, mask = _portrait_tensors(120, 180)
+    clip = _clip_tensor()
+    out = nodes_sprite.SpriteSheet.execute(clip, "hero", "walk", 0, 0.0, 24.0, 120, 8000,
+                                           portrait=image, portrait_mask=mask)
+    got = np.dstack([image_to_uint8(out.args[0])[0],
+                     np.round(out.args[1][0].numpy() * 255).astype(np.uint8)])
+    arr = image_to_uint8(clip)[..., :3]
+    want = pipeline.process_clip(Clip(arr, 24.0), "walk", DEFAULT_RECIPES["walk"],
+                                 character="hero", cell_height=120,
+                                 reference=despill.portrait_palette(rgba)).rgba
+    plain = pipeline.process_clip(Clip(arr, 24.0), "walk", DEFAULT_RECIPES["walk"],
+                                  character="hero", cell_height=120).rgba
+    assert np.array_equal(got, want) and not np.array_equal(want, plain)
+    rgb, alpha = nodes_sprite.SpriteMatte.execute(clip[:3], True, portrait=image,
+                                                  portrait_mask=mask).args
+    assert tuple(alpha.shape) == (3, 160, 192)
+    with pytest.raises(ValueError, match="^Sprite Sheet: connect Load Image's MASK too"):
+        nodes_sprite.SpriteSheet.execute(clip, "hero", "walk", 0, 0.0, 24.0, 120, 8000,
+                                         portrait=image)
