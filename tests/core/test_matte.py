@@ -272,3 +272,26 @@ def test_a_gap_narrower_than_a_colour_block_is_backdrop(tmp_path):
     assert out[64:86, 200:202, 3].min() >= 128
     assert out[364:396, 208:216, 3].min() >= 128
     assert matte.refine(frames[0], key)[120:320, 211:213, 3].min() >= 128
+
+
+def test_a_blurred_part_between_outlines_is_not_a_gap():
+    """Between two ink lines 2 px apart, a column of backdrop luma on the chroma segment to
+    the ink reads as a gap; but where the silhouette moved, a pixel that is mostly (60 %)
+    a portrait colour blurred with the backdrop is a blurred part, kept. A pixel that is
+    mostly backdrop (30 %) is a gap even there."""
+    green = np.array([40, 200, 70], np.float32)
+    ink, grey = np.array([34, 28, 40], np.float32), np.array([137, 137, 137], np.float32)
+    p = np.tile(green, (40, 40, 1))
+    p[5:35, 10:19] = ink
+    p[5:35, 21:30] = ink
+    p[5:20, 19:21] = 0.6 * grey + 0.4 * green  # a blade's blur, mostly blade
+    p[20:35, 19:21] = 0.3 * grey + 0.7 * green  # mostly backdrop
+    plate = np.tile(green, (40, 40, 1))
+    fg = np.zeros((40, 40), np.uint8)
+    fg[5:35, 10:30] = 1
+    reference = np.stack([ink, grey])
+    still = matte._thin_gaps(p, plate, fg, 1.0, reference)
+    assert still[7:18, 19:21].all() and still[22:33, 19:21].all()
+    moving = np.ones((40, 40), bool)
+    swept = matte._thin_gaps(p, plate, fg, 1.0, reference, moving)
+    assert not swept[5:20, 19:21].any() and swept[22:33, 19:21].all()
