@@ -118,6 +118,29 @@ def test_smeared_fit_recovers_an_exact_mix(f, b, t):
         assert abs(t_fit[0, 0] - t) < 1e-3
 
 
+_backdrop = st.sampled_from([(40, 200, 70), (36, 180, 63)]).map(
+    lambda c: np.array(c, np.float32))
+
+
+@settings(max_examples=60, deadline=None)
+@given(pairs=st.lists(st.tuples(_colour, _backdrop, st.floats(0.1, 1.0)), min_size=1,
+                      max_size=30))
+def test_blurred_mix_judges_each_pair_as_alone(pairs):
+    """blurred_mix judges each distinct (colour, backdrop) pair once: the batch's answer
+    for every row is that row's answer alone, whatever else (repeats included) is in the
+    batch. Colours are drawn as mixes of a random colour with the backdrop."""
+    reference = np.array([[200, 40, 50], [60, 60, 90], [236, 190, 150]], np.float32)
+    c = np.array([t * f + (1 - t) * bd for f, bd, t in pairs], np.float32).round()
+    b = np.array([bd for _, bd, _ in pairs], np.float32)
+    c, b = np.concatenate([c, c[::-1]]), np.concatenate([b, b[::-1]])  # with repeats
+    mixed, f, t = despill.blurred_mix(c, b, reference, 2.0, despill.UNBLUR_SHARE)
+    for i in range(len(c)):
+        alone = despill.blurred_mix(c[i:i + 1], b[i:i + 1], reference, 2.0,
+                                    despill.UNBLUR_SHARE)
+        assert alone[0][0] == mixed[i] and np.array_equal(alone[1][0], f[i])
+        assert alone[2][0] == t[i]
+
+
 def test_a_smeared_edge_keeps_its_own_colour_next_to_a_green_part():
     """Measured on a walk (tests/footage.py): a dark-blue leg's edge pixel whose colour
     4:2:0 pulled towards the backdrop; the green shirt above is also a candidate. The leg
