@@ -14,7 +14,6 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .safeyaml import YamlLimitError, loads, read_limited
 from .snap import snap_length
 
 
@@ -73,6 +72,9 @@ def load_recipes(path: Path | None = None) -> dict[str, Recipe]:
     """Default recipes, overridden by a YAML/JSON file when given."""
     if path is None:
         return dict(DEFAULT_RECIPES)
+    # Imported here: `driver process` without a recipe file needs no YAML parser (~11 ms).
+    from .safeyaml import YamlLimitError, loads, read_limited
+
     try:  # a small regular file; YAML without aliases or deep nesting (safeyaml)
         text = read_limited(Path(path), "recipe file")
         where = f"recipe file {path}"
