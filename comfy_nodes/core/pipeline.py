@@ -10,6 +10,7 @@ whole-clip decision is made on small frames.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import time
@@ -111,8 +112,27 @@ class Stopwatch:
         self.t0 = now
 
 
-def analyse(clip: Clip, recipe: Recipe) -> Analysis:
-    """Backdrop, coarse masks, alignment, window and QC of a clip."""
+@dataclass
+class _Decided:
+    """What the sheet's pixels depend on: backdrop, masks, alignment and window. QC is
+    judged afterwards (its flags change no pixel), while the cells are being made."""
+
+    key: matte.KeyModel
+    scale: float
+    small: np.ndarray  # the reduced frames, bars cut
+    masks: np.ndarray
+    largest_share: list[float]
+    measures: align_mod.Measures
+    alignment: align_mod.Alignment
+    feat: window_mod.Features
+    still: int
+    window: window_mod.Window
+    crop: tuple[int, int, int, int]
+    lap: Stopwatch
+
+
+def _decide(clip: Clip, recipe: Recipe) -> _Decided:
+    """Backdrop, coarse masks, alignment and window of a clip."""
     lap = Stopwatch()
 
     frames, small, factor = _views(clip)
@@ -153,27 +173,39 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     else:
         win = window_mod.oneshot_window(dist, recipe.frames, nominal, still)
     lap("window")
+    return _Decided(key, scale, small, masks, largest_share, measures, alignment, feat,
+                    still, win, crop, lap)
 
-    rest = max(0, still)
+
+def _judge(d: _Decided, clip: Clip, recipe: Recipe) -> Analysis:
+    """The QC flags of a decided clip, and the Analysis of both."""
+    n, masks, key, win = len(d.small), d.masks, d.key, d.window
+    rest = max(0, d.still)
     flags = []
     if qc.truncated(n, recipe.clip_frames):
         flags.append("TRUNCATED")
-    is_noise = qc.noise(masks, key.backdrop_share, largest_share)
+    is_noise = qc.noise(masks, key.backdrop_share, d.largest_share)
     if is_noise:
         flags.append("NOISE")
-    is_static, motion = qc.static(feat, rest)
+    is_static, motion = qc.static(d.feat, rest)
     if is_static and not is_noise:
         flags.append("STATIC")
     if not is_noise and qc.cropped(masks, win.indices):
         flags.append("CROPPED")
-    if not is_noise and not is_static and qc.facing(feat, rest, max(3, round(0.5 * clip.fps))):
+    if not is_noise and not is_static and qc.facing(d.feat, rest,
+                                                    max(3, round(0.5 * clip.fps))):
         flags.append("FACING")
-    smear = qc.smear(small, masks, key) if not is_noise else 0.0
+    smear = qc.smear(d.small, masks, key) if not is_noise else 0.0
     if not is_static and smear > qc.SMEAR_ABOVE:
         flags.append("SMEAR")
-    lap("qc")
-    return Analysis(key, scale, masks, measures, alignment, win, flags, motion, lap.timings,
-                    crop, smear)
+    d.lap("qc")
+    return Analysis(key, d.scale, masks, d.measures, d.alignment, win, flags, motion,
+                    d.lap.timings, d.crop, smear)
+
+
+def analyse(clip: Clip, recipe: Recipe) -> Analysis:
+    """Backdrop, coarse masks, alignment, window and QC of a clip."""
+    return _judge(_decide(clip, recipe), clip, recipe)
 
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
@@ -183,15 +215,14 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
 
     reference: the character's unspilled colours (despill.portrait_palette of its portrait),
     which the despill un-mixes light wrap against."""
-    an = analyse(clip, recipe)
-    lap = Stopwatch(dict(an.timings))
+    d = _decide(clip, recipe)
+    lap = d.lap
 
-    cx, cy, cw_, ch_ = an.crop
+    cx, cy, cw_, ch_ = d.crop
     frames = clip.frames[:, cy:cy + ch_, cx:cx + cw_]
     n = clip.frame_count
     h, w = frames.shape[1:3]
-    key, masks, alignment, win, scale = an.key, an.masks, an.alignment, an.window, an.scale
-    flags, motion = an.qc, an.motion
+    key, masks, alignment, win, scale = d.key, d.masks, d.alignment, d.window, d.scale
     # Cell geometry: the union of the sheet frames' aligned boxes, plus a margin.
     boxes = []
     for t in win.indices:
@@ -231,6 +262,8 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     lap("layout")
 
     margin = int(8 / scale) + 8
+    # The backdrop plate at full resolution once: matte.refine would resize it per cell.
+    key = dataclasses.replace(key, plate=key.plate_at(h, w))
 
     def make_cell(m_i: int, t: int) -> tuple[np.ndarray, Cell]:
         ys, xs = np.nonzero(masks[t])
@@ -249,9 +282,13 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         return (_premultiplied_warp(rgba, m, (cw, ch)),
                 Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
 
-    # Cells are independent and OpenCV/numpy release the GIL: use the cores we have.
+    # Cells are independent and OpenCV/numpy release the GIL: use the cores we have. QC
+    # changes no pixel, so it is judged here while the cells are being made.
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        made = list(pool.map(make_cell, range(len(win.indices)), win.indices))
+        making = pool.map(make_cell, range(len(win.indices)), win.indices)
+        an = _judge(d, clip, recipe)
+        made = list(making)
+    flags, motion = an.qc, an.motion
     cells = [c for c, _ in made]
     cell_meta = [m for _, m in made]
     lap("matte+warp")
