@@ -114,25 +114,28 @@ class Stopwatch:
 
 @dataclass
 class _Decided:
-    """What the sheet's pixels depend on: backdrop, masks, alignment and window. QC is
-    judged afterwards (its flags change no pixel), while the cells are being made."""
+    """What the sheet's pixels depend on (backdrop, masks, alignment, window), and the QC
+    flags judged from the aligned features. The ghosting check (SMEAR) is judged after,
+    while the cells are being made: it changes no pixel, and needs no features (whole-clip
+    arrays, ~70 KB a frame, which are not kept while the cells are made)."""
 
     key: matte.KeyModel
     scale: float
     small: np.ndarray  # the reduced frames, bars cut
     masks: np.ndarray
-    largest_share: list[float]
     measures: align_mod.Measures
     alignment: align_mod.Alignment
-    feat: window_mod.Features
-    still: int
     window: window_mod.Window
     crop: tuple[int, int, int, int]
+    flags: list[str]
+    motion: float
+    is_noise: bool
+    is_static: bool
     lap: Stopwatch
 
 
 def _decide(clip: Clip, recipe: Recipe) -> _Decided:
-    """Backdrop, coarse masks, alignment and window of a clip."""
+    """Backdrop, coarse masks, alignment, window and the QC flags but SMEAR of a clip."""
     lap = Stopwatch()
 
     frames, small, factor = _views(clip)
@@ -173,39 +176,40 @@ def _decide(clip: Clip, recipe: Recipe) -> _Decided:
     else:
         win = window_mod.oneshot_window(dist, recipe.frames, nominal, still)
     lap("window")
-    return _Decided(key, scale, small, masks, largest_share, measures, alignment, feat,
-                    still, win, crop, lap)
 
-
-def _judge(d: _Decided, clip: Clip, recipe: Recipe) -> Analysis:
-    """The QC flags of a decided clip, and the Analysis of both."""
-    n, masks, key, win = len(d.small), d.masks, d.key, d.window
-    rest = max(0, d.still)
+    rest = max(0, still)
     flags = []
     if qc.truncated(n, recipe.clip_frames):
         flags.append("TRUNCATED")
-    is_noise = qc.noise(masks, key.backdrop_share, d.largest_share)
+    is_noise = qc.noise(masks, key.backdrop_share, largest_share)
     if is_noise:
         flags.append("NOISE")
-    is_static, motion = qc.static(d.feat, rest)
+    is_static, motion = qc.static(feat, rest)
     if is_static and not is_noise:
         flags.append("STATIC")
     if not is_noise and qc.cropped(masks, win.indices):
         flags.append("CROPPED")
-    if not is_noise and not is_static and qc.facing(d.feat, rest,
-                                                    max(3, round(0.5 * clip.fps))):
+    if not is_noise and not is_static and qc.facing(feat, rest, max(3, round(0.5 * clip.fps))):
         flags.append("FACING")
-    smear = qc.smear(d.small, masks, key) if not is_noise else 0.0
-    if not is_static and smear > qc.SMEAR_ABOVE:
+    lap("qc")
+    return _Decided(key, scale, small, masks, measures, alignment, win, crop, flags, motion,
+                    is_noise, is_static, lap)
+
+
+def _judge(d: _Decided) -> Analysis:
+    """SMEAR, the last flag, and the Analysis of the whole clip."""
+    smear = qc.smear(d.small, d.masks, d.key) if not d.is_noise else 0.0
+    flags = list(d.flags)
+    if not d.is_static and smear > qc.SMEAR_ABOVE:
         flags.append("SMEAR")
-    d.lap("qc")
-    return Analysis(key, d.scale, masks, d.measures, d.alignment, win, flags, motion,
-                    d.lap.timings, d.crop, smear)
+    d.lap("smear")
+    return Analysis(d.key, d.scale, d.masks, d.measures, d.alignment, d.window, flags,
+                    d.motion, d.lap.timings, d.crop, smear)
 
 
 def analyse(clip: Clip, recipe: Recipe) -> Analysis:
     """Backdrop, coarse masks, alignment, window and QC of a clip."""
-    return _judge(_decide(clip, recipe), clip, recipe)
+    return _judge(_decide(clip, recipe))
 
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
@@ -282,11 +286,11 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         return (_premultiplied_warp(rgba, m, (cw, ch)),
                 Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
 
-    # Cells are independent and OpenCV/numpy release the GIL: use the cores we have. QC
-    # changes no pixel, so it is judged here while the cells are being made.
+    # Cells are independent and OpenCV/numpy release the GIL: use the cores we have. The
+    # ghosting check changes no pixel: it is judged while the cells are being made.
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         making = pool.map(make_cell, range(len(win.indices)), win.indices)
-        an = _judge(d, clip, recipe)
+        an = _judge(d)
         made = list(making)
     flags, motion = an.qc, an.motion
     cells = [c for c, _ in made]
