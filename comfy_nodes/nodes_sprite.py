@@ -63,8 +63,8 @@ def _reference(node: str, portrait, portrait_mask) -> np.ndarray | None:
 
 def _recipe(action: str, sheet_frames: int, sheet_fps: float) -> Recipe:
     base = DEFAULT_RECIPES[action]
-    return base.model_copy(update={"frames": sheet_frames or base.frames,
-                                   "fps": sheet_fps or base.fps})
+    return dataclasses.replace(base, frames=sheet_frames or base.frames,
+                               fps=sheet_fps or base.fps)
 
 
 def _grade_text(anim: dict) -> str:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.video import ClipError
+from driver.exitcodes import Exit
 from driver.outputs import safe_name
-from driver.report import Exit
 
 
 class UsageError(ValueError):

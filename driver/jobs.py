@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from comfy_nodes.core.export import (
@@ -96,7 +96,7 @@ def build_jobs(job: Loaded, workflow_sha: str, models: list[str],
                 **({"loop_closure": True} if j.loop_closure else {}),
             }
             j.gen_fingerprint = _digest(gen)
-            post = {"recipe": recipe.model_dump(), "post": POST_VERSION,
+            post = {"recipe": asdict(recipe), "post": POST_VERSION,
                     "cell_height": job.spec.cell_height, "max_width": job.spec.max_width}
             if formats != DEFAULT_FORMATS or image_format is not ImageFormat.WEBP:
                 # Only when not the default, so sheets written before formats existed stay

@@ -8,26 +8,16 @@ import logging
 import sys
 import threading
 from dataclasses import dataclass, field
-from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
+from driver.exitcodes import Exit
 from driver.joblist_load import Loaded
 from driver.store import Status, Store
 
 log = logging.getLogger("driver.batch")
-
-
-class Exit(IntEnum):
-    """Every exit code of `python -m driver`, in one place."""
-
-    OK = 0
-    FAILED = 1  # a job failed, a check failed, or bad input (one line says which)
-    USAGE = 2
-    INTERNAL = 70  # a bug of ours
-    INTERRUPTED = 130
 
 
 @dataclass

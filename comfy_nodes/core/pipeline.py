@@ -10,6 +10,7 @@ whole-clip decision is made on small frames.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import time
@@ -111,8 +112,30 @@ class Stopwatch:
         self.t0 = now
 
 
-def analyse(clip: Clip, recipe: Recipe) -> Analysis:
-    """Backdrop, coarse masks, alignment, window and QC of a clip."""
+@dataclass
+class _Decided:
+    """What the sheet's pixels depend on (backdrop, masks, alignment, window), and the QC
+    flags judged from the aligned features. The ghosting check (SMEAR) is judged after,
+    while the cells are being made: it changes no pixel, and needs no features (whole-clip
+    arrays, ~70 KB a frame, which are not kept while the cells are made)."""
+
+    key: matte.KeyModel
+    scale: float
+    small: np.ndarray  # the reduced frames, bars cut
+    masks: np.ndarray
+    measures: align_mod.Measures
+    alignment: align_mod.Alignment
+    window: window_mod.Window
+    crop: tuple[int, int, int, int]
+    flags: list[str]
+    motion: float
+    is_noise: bool
+    is_static: bool
+    lap: Stopwatch
+
+
+def _decide(clip: Clip, recipe: Recipe) -> _Decided:
+    """Backdrop, coarse masks, alignment, window and the QC flags but SMEAR of a clip."""
     lap = Stopwatch()
 
     frames, small, factor = _views(clip)
@@ -168,12 +191,25 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
         flags.append("CROPPED")
     if not is_noise and not is_static and qc.facing(feat, rest, max(3, round(0.5 * clip.fps))):
         flags.append("FACING")
-    smear = qc.smear(small, masks, key) if not is_noise else 0.0
-    if not is_static and smear > qc.SMEAR_ABOVE:
-        flags.append("SMEAR")
     lap("qc")
-    return Analysis(key, scale, masks, measures, alignment, win, flags, motion, lap.timings,
-                    crop, smear)
+    return _Decided(key, scale, small, masks, measures, alignment, win, crop, flags, motion,
+                    is_noise, is_static, lap)
+
+
+def _judge(d: _Decided) -> Analysis:
+    """SMEAR, the last flag, and the Analysis of the whole clip."""
+    smear = qc.smear(d.small, d.masks, d.key) if not d.is_noise else 0.0
+    flags = list(d.flags)
+    if not d.is_static and smear > qc.SMEAR_ABOVE:
+        flags.append("SMEAR")
+    d.lap("smear")
+    return Analysis(d.key, d.scale, d.masks, d.measures, d.alignment, d.window, flags,
+                    d.motion, d.lap.timings, d.crop, smear)
+
+
+def analyse(clip: Clip, recipe: Recipe) -> Analysis:
+    """Backdrop, coarse masks, alignment, window and QC of a clip."""
+    return _judge(_decide(clip, recipe))
 
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
@@ -183,15 +219,14 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
 
     reference: the character's unspilled colours (despill.portrait_palette of its portrait),
     which the despill un-mixes light wrap against."""
-    an = analyse(clip, recipe)
-    lap = Stopwatch(dict(an.timings))
+    d = _decide(clip, recipe)
+    lap = d.lap
 
-    cx, cy, cw_, ch_ = an.crop
+    cx, cy, cw_, ch_ = d.crop
     frames = clip.frames[:, cy:cy + ch_, cx:cx + cw_]
     n = clip.frame_count
     h, w = frames.shape[1:3]
-    key, masks, alignment, win, scale = an.key, an.masks, an.alignment, an.window, an.scale
-    flags, motion = an.qc, an.motion
+    key, masks, alignment, win, scale = d.key, d.masks, d.alignment, d.window, d.scale
     # Cell geometry: the union of the sheet frames' aligned boxes, plus a margin.
     boxes = []
     for t in win.indices:
@@ -231,6 +266,8 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     lap("layout")
 
     margin = int(8 / scale) + 8
+    # The backdrop plate at full resolution once: matte.refine would resize it per cell.
+    key = dataclasses.replace(key, plate=key.plate_at(h, w))
 
     def make_cell(m_i: int, t: int) -> tuple[np.ndarray, Cell]:
         ys, xs = np.nonzero(masks[t])
@@ -249,9 +286,13 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         return (_premultiplied_warp(rgba, m, (cw, ch)),
                 Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
 
-    # Cells are independent and OpenCV/numpy release the GIL: use the cores we have.
+    # Cells are independent and OpenCV/numpy release the GIL: use the cores we have. The
+    # ghosting check changes no pixel: it is judged while the cells are being made.
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        made = list(pool.map(make_cell, range(len(win.indices)), win.indices))
+        making = pool.map(make_cell, range(len(win.indices)), win.indices)
+        an = _judge(d)
+        made = list(making)
+    flags, motion = an.qc, an.motion
     cells = [c for c, _ in made]
     cell_meta = [m for _, m in made]
     lap("matte+warp")

@@ -1,0 +1,39 @@
+"""Recipes: a plain dataclass, checked by pydantic when a user's file gives the fields."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from comfy_nodes.core.recipes import DEFAULT_RECIPES, Recipe, validated
+
+
+@given(st.integers(1, 20), st.integers(1, 256), st.integers(1, 120), st.booleans())
+def test_whole_numbers_become_floats_however_typed(seconds, frames, fps, loop):
+    """Seconds and fps are floats whether typed 10 or 10.0, built directly or validated:
+    the sheet's JSON and the batch's fingerprints (json of the recipe) must not differ."""
+    direct = Recipe(seconds=seconds, frames=frames, fps=fps, loop=loop)
+    checked = validated({"seconds": seconds, "frames": frames, "fps": fps, "loop": loop})
+    floats = Recipe(seconds=float(seconds), frames=frames, fps=float(fps), loop=loop)
+    assert direct == checked == floats
+    assert json.dumps(vars(direct)) == json.dumps(vars(floats))
+    assert type(direct.fps) is float and type(direct.seconds) is float
+
+
+@pytest.mark.parametrize("field, value", [("seconds", 0), ("seconds", 20.5), ("frames", 0),
+                                          ("frames", 257), ("fps", 0), ("fps", 121),
+                                          ("frames", 2.5), ("loop", "sometimes")])
+def test_out_of_bounds_fields_are_refused(field, value):
+    fields = {**vars(DEFAULT_RECIPES["walk"]), field: value}
+    with pytest.raises(ValidationError) as e:
+        validated(fields)
+    assert e.value.errors()[0]["loc"] == (field,)
+
+
+def test_unknown_field_is_refused():
+    with pytest.raises(ValidationError, match="Extra inputs"):
+        validated({**vars(DEFAULT_RECIPES["walk"]), "fpss": 12})
