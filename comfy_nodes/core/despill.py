@@ -119,16 +119,29 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
 
 def _line_fit(P: np.ndarray, B: np.ndarray, v: np.ndarray, v2: np.ndarray, cap: np.ndarray,
               smeared: np.ndarray | None, cands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """unmix's (t, residual) per pixel and candidate, with 1 - t at most cap."""
+    """unmix's (t, residual) per pixel and candidate, with 1 - t at most cap: the RGB
+    line, or for `smeared` pixels _smeared_fit (each row gets one of the two)."""
+    if smeared is None or not smeared.any():
+        return _rgb_fit(P, B, v, v2, cap)
+    t = np.empty(v2.shape, np.float32)
+    resid = np.empty(v2.shape, np.float32)
+    rgb = ~smeared
+    if rgb.any():
+        t[rgb], resid[rgb] = _rgb_fit(P[rgb], B[rgb], v[rgb], v2[rgb], cap[rgb])
+    t[smeared], resid[smeared] = _smeared_fit(P[smeared], B[smeared], cands[smeared],
+                                              cap[smeared])
+    return t, resid
+
+
+def _rgb_fit(P: np.ndarray, B: np.ndarray, v: np.ndarray, v2: np.ndarray,
+             cap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(t, residual) of each pixel on the RGB line from B to each candidate."""
     d = P - B
     dv = np.matmul(v, d[:, :, None])[..., 0]  # a batched matmul beats einsum here
     t = np.clip(dv / np.maximum(v2, 1e-6), (1 - cap)[:, None], 1.0)
     # |d - t v|^2 = |d|^2 - 2 t d.v + t^2 |v|^2
     resid = np.sqrt(np.maximum(np.einsum("mc,mc->m", d, d)[:, None] - 2 * t * dv
                                + t * t * v2, 0.0))
-    if smeared is not None and smeared.any():
-        t[smeared], resid[smeared] = _smeared_fit(P[smeared], B[smeared], cands[smeared],
-                                                  cap[smeared])
     return t, resid
 
 
