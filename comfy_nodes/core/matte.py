@@ -558,8 +558,14 @@ def _thin_gaps(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, noise: float,
             two = cv2.filter2D(u8, -1, k2, borderType=cv2.BORDER_CONSTANT) > 0
             between |= same & one & two
         if between.any():
-            colour, _ = _normalized_blur(p, part.astype(np.float32), float(k))
-            part_colour[between] = colour[between]
+            # The parts' colour round each such pixel (a small blur, so only round them).
+            ys, xs = np.nonzero(between)
+            pad = 4 * k
+            box = (slice(max(0, ys.min() - pad), ys.max() + pad + 1),
+                   slice(max(0, xs.min() - pad), xs.max() + pad + 1))
+            colour, _ = _normalized_blur(p[box], part[box].astype(np.float32), float(k))
+            inside = between[box]
+            part_colour[box][inside] = colour[inside]
             gap |= between
     if not gap.any():
         return gap
