@@ -349,6 +349,10 @@ CASES: dict[str, Spec] = {
     "attack_flat": Spec(action="attack", period=0.8, seed=8),
     # A sword's faint motion trail: its frame colours are mixes with the backdrop.
     "skill_shaded_red": Spec(action="skill", palette="knight", style="shaded", seed=16),
+    # A sword's wide, faint trail whose colour is near a boundary colour of the portrait's
+    # palette (shirt and legs): taken for the character's own, opaque (IoU 0.941), before
+    # boundary colours stopped counting as the character's own.
+    "attack_ranger_flat": Spec(action="attack", period=0.8, palette="ranger", seed=24),
 }
 
 # The QC flags each case must raise (and no other).

@@ -200,8 +200,10 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
                 share: np.ndarray | float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Which colours c (M, 3) are a portrait colour blurred with the backdrop b (M, 3): on
     the line from b to one of `reference`, within UNBLUR_RESIDUAL levels, at less than
-    `share` of it, and not within UNBLUR_KEEP levels of any portrait colour (a colour
-    near the portrait's own is that colour, lit a little differently). Returns (mixed (M,)
+    `share` of it, and not within UNBLUR_KEEP levels of any of the portrait's own colours
+    (a colour near one is that colour, lit a little differently; a boundary colour of
+    the palette, between two others, is no part's own: a sword's faint trail sat near
+    the shirt-legs boundary colour and stayed opaque). Returns (mixed (M,)
     bool, the portrait colour (M, 3), its share (M,)). Judged at whole levels, once per
     distinct pair: the frame's palette colours recur on every row, and the backdrop varies
     slowly (measured: a sixth of the pairs are distinct, and un-blurring took half the
@@ -214,10 +216,34 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
     cu, bu = cb[first, :3].astype(np.float32), cb[first, 3:].astype(np.float32)
     t, f = unmix(cu, bu, np.broadcast_to(reference, (len(cu), *reference.shape)),
                  np.full(len(cu), MAX_BLUR, np.float32), 2.0 * noise + 4.0)
-    own = np.sqrt(((cu[:, None] - reference[None]) ** 2).sum(-1)).min(1) <= UNBLUR_KEEP
+    core = reference[~_between_others(reference)]
+    own = np.sqrt(((cu[:, None] - core[None]) ** 2).sum(-1)).min(1) <= UNBLUR_KEEP
     fit = (line_residual(cu, bu, f) < UNBLUR_RESIDUAL) & ~own
     t, f, fit = t[back], f[back], fit[back]
     return (t < share) & fit, f, t
+
+
+MIX_TOLERANCE = 8.0
+
+
+def _between_others(reference: np.ndarray) -> np.ndarray:
+    """(K,) bool: colours of the palette that lie (within MIX_TOLERANCE levels) between two
+    others, at 20-80 % of the way: a k-means palette of drawn art keeps a centre for the
+    antialiased boundary of two parts."""
+    k = len(reference)
+    out = np.zeros(k, bool)
+    for i in range(k):
+        for j in range(k):
+            for m in range(j + 1, k):
+                if i in (j, m):
+                    continue
+                a, b = reference[j], reference[m]
+                v = b - a
+                t = float((reference[i] - a) @ v / max(float(v @ v), 1e-6))
+                if 0.2 <= t <= 0.8 and np.sqrt(((reference[i] - a - t * v) ** 2).sum()) \
+                        <= MIX_TOLERANCE:
+                    out[i] = True
+    return out
 
 
 def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:

@@ -318,3 +318,17 @@ def test_a_blurred_part_between_outlines_is_not_a_gap():
     moving = np.ones((40, 40), bool)
     swept = matte._thin_gaps(p, plate, fg, 1.0, reference, moving)
     assert not swept[5:20, 19:21].any() and swept[22:33, 19:21].all()
+
+
+def test_a_palettes_boundary_colours_are_told_from_its_own():
+    """_between_others flags the colours of a palette that lie between two others (k-means
+    keeps a centre for the antialiased boundary of two drawn parts), not the parts' own
+    colours, and not a colour near a segment's end. Measured on a ranger portrait: the
+    shirt-legs and shirt-skin boundaries."""
+    shirt, legs, skin = [60, 190, 70], [30, 90, 80], [200, 150, 110]
+    boundary = [51, 143, 73]  # 53 % of the way from the legs to the shirt, 5 levels off
+    near_end = [55, 175, 72]  # 85 % of the way: a shade of the shirt
+    palette = np.array([shirt, legs, skin, boundary], np.float32)
+    assert despill._between_others(palette).tolist() == [False, False, False, True]
+    assert not despill._between_others(np.array([shirt, legs, skin, near_end],
+                                                np.float32)).any()
