@@ -156,17 +156,26 @@ def test_a_smeared_edge_keeps_its_own_colour_next_to_a_green_part():
     assert f_rgb[0].tolist() == shirt  # what the smeared fit is there to correct
 
 
-def _blurred_bar() -> tuple[np.ndarray, matte.KeyModel, np.ndarray, np.ndarray]:
-    """A red bar on green, 448 px like H3's clips, whose right 6 px are a 50 % mix (the
-    bar's edge blurred by motion; narrower than the light wrap's reach)."""
-    green, red = np.array([40, 200, 70], np.float32), np.array([200, 40, 50], np.float32)
+RED = np.array([200, 40, 50], np.float32)
+
+
+def _bar_with_blur(width: int) -> tuple[np.ndarray, matte.KeyModel]:
+    """A red bar on green, 448 px like H3's clips, whose right `width` px are a 50 % mix
+    of red and green (the bar's edge blurred by motion), and the key learned from it."""
+    green = np.array([40, 200, 70], np.float32)
     frame = np.tile(green, (448, 448, 1))
-    frame[100:340, 150:250] = red
-    frame[100:340, 250:256] = 0.5 * red + 0.5 * green
+    frame[100:340, 150:250] = RED
+    frame[100:340, 250:250 + width] = 0.5 * RED + 0.5 * green
     frame = frame.astype(np.uint8)
-    key = matte.estimate_key(np.repeat(frame[None], 4, axis=0))
+    return frame, matte.estimate_key(np.repeat(frame[None], 4, axis=0))
+
+
+def _blurred_bar() -> tuple[np.ndarray, matte.KeyModel, np.ndarray, np.ndarray]:
+    """The bar blurred over 6 px (narrower than the light wrap's reach), the mix's pixels
+    clear of the rim's outer 2 px and the ends, and where it moved."""
+    frame, key = _bar_with_blur(6)
     band = np.zeros((448, 448), bool)
-    band[120:320, 250:253] = True  # the mix, clear of the rim's outer 2 px and the ends
+    band[120:320, 250:253] = True
     moving = np.zeros((448, 448), bool)
     moving[90:350, 240:270] = True
     return frame, key, band, moving
@@ -180,7 +189,7 @@ def test_a_blurred_part_is_translucent_where_the_silhouette_moved():
     out = matte.refine(frame, key, moving=moving)
     alpha = out[..., 3][band].astype(np.float32) / 255
     assert abs(float(np.median(alpha)) - 0.5) < 0.1, np.median(alpha)
-    assert np.abs(out[..., :3][band].astype(np.float32) - [200, 40, 50]).max(1).mean() < 20
+    assert np.abs(out[..., :3][band].astype(np.float32) - RED).max(1).mean() < 20
     still = matte.refine(frame, key)
     assert still[..., 3][band].min() == 255
 
@@ -190,21 +199,16 @@ def test_a_part_blurred_all_through_is_translucent_with_the_portrait():
     the bar's red and the backdrop): with the portrait's colours, where the silhouette
     moved, its depth too comes out translucent in the portrait's red. Without the
     portrait, or where nothing moved, a colour seen all through a part is the part's own."""
-    green, red = np.array([40, 200, 70], np.float32), np.array([200, 40, 50], np.float32)
-    frame = np.tile(green, (448, 448, 1))
-    frame[100:340, 150:250] = red
-    frame[100:340, 250:290] = 0.5 * red + 0.5 * green
-    frame = frame.astype(np.uint8)
-    key = matte.estimate_key(np.repeat(frame[None], 4, axis=0))
+    frame, key = _bar_with_blur(40)
     deep = np.zeros((448, 448), bool)
     deep[130:310, 262:278] = True  # the band's middle: over 8 px (the wrap) from any edge
     moving = np.zeros((448, 448), bool)
     moving[90:350, 240:300] = True
-    reference = red[None]
+    reference = RED[None]
     out = matte.refine(frame, key, reference=reference, moving=moving)
     alpha = out[..., 3][deep].astype(np.float32) / 255
     assert abs(float(np.median(alpha)) - 0.5) < 0.1, np.median(alpha)
-    assert np.abs(out[..., :3][deep].astype(np.float32) - red).max(1).mean() < 20
+    assert np.abs(out[..., :3][deep].astype(np.float32) - RED).max(1).mean() < 20
     for kept in (matte.refine(frame, key, moving=moving),
                  matte.refine(frame, key, reference=reference)):
         assert kept[..., 3][deep].min() == 255
