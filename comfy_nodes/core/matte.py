@@ -394,9 +394,10 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # the colours differ in it, and the colour is the chosen F's, at the un-mixed luma.
     # H.264 spreads chroma 2 px from where it belongs, whatever the frame size.
     smeared = dep <= r + CHROMA_SMEAR
-    # Translucent where the silhouette moved, within the wrap's reach (a blurred edge or
-    # limb), and in gaps the mask filled that are wider than a speck (between hair
-    # strands): elsewhere a backdrop-like colour is the part's own (a green shirt).
+    # Translucent where the silhouette moved (a blurred edge or limb: the zone there is
+    # the wrap's reach, and deeper only a portrait colour's blur), and in gaps the mask
+    # filled that are wider than a speck (between hair strands): elsewhere a
+    # backdrop-like colour is the part's own (a green shirt).
     gaps = _gaps(fg, raw, r)
     translucent = ~rim & (gaps[sl][zb] > 0)
     if moving is not None:
