@@ -123,8 +123,9 @@ def _line_fit(P: np.ndarray, B: np.ndarray, v: np.ndarray, v2: np.ndarray, cap: 
     line, or for `smeared` pixels _smeared_fit (each row gets one of the two)."""
     if smeared is None or not smeared.any():
         return _rgb_fit(P, B, v, v2, cap)
-    t = np.empty(v2.shape, np.float32)
-    resid = np.empty(v2.shape, np.float32)
+    dtype = np.result_type(v2, cap)  # as _rgb_fit's (float64 where cap is)
+    t = np.empty(v2.shape, dtype)
+    resid = np.empty(v2.shape, dtype)
     rgb = ~smeared
     if rgb.any():
         t[rgb], resid[rgb] = _rgb_fit(P[rgb], B[rgb], v[rgb], v2[rgb], cap[rgb])
@@ -217,6 +218,8 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
     t, f = unmix(cu, bu, np.broadcast_to(reference, (len(cu), *reference.shape)),
                  np.full(len(cu), MAX_BLUR, np.float32), 2.0 * noise + 4.0)
     core = reference[~_between_others(reference)]
+    if not len(core):  # (a safety net: two parts always leave their own colours)
+        core = reference
     own = np.sqrt(((cu[:, None] - core[None]) ** 2).sum(-1)).min(1) <= UNBLUR_KEEP
     fit = (line_residual(cu, bu, f) < UNBLUR_RESIDUAL) & ~own
     t, f, fit = t[back], f[back], fit[back]
@@ -228,22 +231,22 @@ MIX_TOLERANCE = 8.0
 
 def _between_others(reference: np.ndarray) -> np.ndarray:
     """(K,) bool: colours of the palette that lie (within MIX_TOLERANCE levels) between two
-    others, at 20-80 % of the way: a k-means palette of drawn art keeps a centre for the
-    antialiased boundary of two parts."""
-    k = len(reference)
-    out = np.zeros(k, bool)
-    for i in range(k):
-        for j in range(k):
-            for m in range(j + 1, k):
-                if i in (j, m):
-                    continue
-                a, b = reference[j], reference[m]
-                v = b - a
-                t = float((reference[i] - a) @ v / max(float(v @ v), 1e-6))
-                if 0.2 <= t <= 0.8 and np.sqrt(((reference[i] - a - t * v) ** 2).sum()) \
-                        <= MIX_TOLERANCE:
-                    out[i] = True
-    return out
+    others that are different parts (at least 2 * UNBLUR_KEEP levels apart), at 20-80 % of
+    the way: a k-means palette of drawn art keeps a centre for the antialiased boundary of
+    two parts. Centres of one part's shading or noise, close together, flag nothing."""
+    ref = np.asarray(reference, np.float64)
+    k = len(ref)
+    if k < 3:
+        return np.zeros(k, bool)
+    v = ref[None, :] - ref[:, None]  # (K, K, 3): from colour j to colour m
+    v2 = (v * v).sum(-1)
+    d = ref[:, None, None] - ref[None, :, None]  # (K_i, K_j, 1, 3): from j to colour i
+    t = (d * v[None]).sum(-1) / np.maximum(v2[None], 1e-6)  # (K_i, K_j, K_m)
+    off = np.sqrt(((d - t[..., None] * v[None]) ** 2).sum(-1))
+    idx = np.arange(k)
+    pair = (v2 >= (2 * UNBLUR_KEEP) ** 2)[None] & (idx[:, None, None] != idx[None, :, None]) & (
+        idx[:, None, None] != idx[None, None, :])
+    return (pair & (t >= 0.2) & (t <= 0.8) & (off <= MIX_TOLERANCE)).any(axis=(1, 2))
 
 
 def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:

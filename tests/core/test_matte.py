@@ -336,3 +336,21 @@ def test_a_palettes_boundary_colours_are_told_from_its_own():
     assert despill._between_others(palette).tolist() == [False, False, False, True]
     assert not despill._between_others(np.array([shirt, legs, skin, near_end],
                                                 np.float32)).any()
+
+
+@pytest.mark.parametrize("colours", [[(200, 40, 50)], [(200, 40, 50), (60, 60, 90)]])
+def test_a_portrait_of_few_colours_despills(colours):
+    """A portrait of one or two colours with a little noise (a slime, a silhouette): k-means
+    still asks for 8 centres, close together; none counts as a boundary between parts, and
+    refining a frame with that palette works (an empty set of own colours crashed it)."""
+    rng = np.random.default_rng(0)
+    portrait = np.zeros((120, 120, 4), np.uint8)
+    portrait[..., 3] = 255
+    for i, c in enumerate(colours):
+        portrait[:, i * 120 // len(colours):(i + 1) * 120 // len(colours), :3] = c
+    portrait[..., :3] = np.clip(portrait[..., :3] + rng.normal(0, 3, (120, 120, 3)), 0, 255)
+    reference = despill.portrait_palette(portrait)
+    assert len(reference) == 8 and not despill._between_others(reference).any()
+    frame, key = _bar_with_blur(6)
+    out = matte.refine(frame, key, reference=reference, moving=np.ones((448, 448), bool))
+    assert out[150:300, 160:240, 3].min() == 255
