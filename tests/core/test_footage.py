@@ -25,8 +25,9 @@ def report(name: str) -> scores.Report:
 
 
 JUDGED = [n for n in footage.CASES if n not in footage.NOT_JUDGED]
-# Not there yet (issue 9's closing notes list them): thin strands and fast motion blur
-# keep part of the rim's green (edge excess +7.7 to +11.6 against +6).
+# Not there yet (issue 9's closing notes): an ink outline beside a dark-green hair keeps
+# part of the rim's green (edge excess +9.6 against +6): the portrait's palette has one
+# colour for both.
 SHORT_OF = {"skill_teal"}
 
 
