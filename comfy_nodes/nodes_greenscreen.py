@@ -47,16 +47,16 @@ def _portrait_rgba(image, mask, file: str) -> np.ndarray:
     return portrait_from_image(NAME, image, mask)
 
 
-def portrait_from_image(node: str, image, mask) -> np.ndarray:
+def portrait_from_image(node: str, image, mask, mask_input: str = "mask") -> np.ndarray:
     """The RGBA portrait from Load Image's IMAGE and MASK (its MASK is 1 - alpha), or from
-    an RGBA IMAGE; `node` names the node in the one-line error."""
+    an RGBA IMAGE; `node` and its `mask_input` are named in the one-line error."""
     rgb = image_to_uint8(image)[0]
     if rgb.shape[-1] == 4:
         rgba = rgb
     else:
         if mask is None:
-            raise_for_user(node, "connect Load Image's MASK too: it carries the portrait's "
-                                 "transparent background.")
+            raise_for_user(node, f"connect Load Image's MASK to {mask_input} too: it "
+                                 "carries the portrait's transparent background.")
         m = mask_to_uint8(mask)[0]
         if m.shape != rgb.shape[:2]:  # Load Image's stand-in mask: the file has no alpha
             raise_for_user(node, _NO_ALPHA)

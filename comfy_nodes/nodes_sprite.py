@@ -57,8 +57,12 @@ def _portrait_inputs():
 def _reference(node: str, portrait, portrait_mask) -> np.ndarray | None:
     """The portrait's palette for the despill, or None without a portrait."""
     if portrait is None:
+        if portrait_mask is not None:
+            raise_for_user(node, "portrait_mask is connected but portrait is not: connect "
+                                 "Load Image's IMAGE to portrait too.")
         return None
-    return despill.portrait_palette(portrait_from_image(node, portrait, portrait_mask))
+    return despill.portrait_palette(portrait_from_image(node, portrait, portrait_mask,
+                                                        "portrait_mask"))
 
 
 def _recipe(action: str, sheet_frames: int, sheet_fps: float) -> Recipe:
@@ -100,8 +104,15 @@ class SpriteMatte(io.ComfyNode):
         reference = _reference("Sprite Matte", portrait, portrait_mask)
         arr = image_to_uint8(frames)[..., :3]
         key = matte.estimate_key(arr)
-        rgba = np.stack([matte.refine(f, key, defringe=defringe, reference=reference)
-                         for f in arr])
+        n, h, w = arr.shape[:3]
+        # Where the silhouette moved between neighbouring frames (a part may be blurred
+        # there), from the key's coarse masks, as Sprite Sheet and the driver do.
+        masks = matte.coarse_masks(matte.shrink(arr, matte.model_factor(h, w)), key)
+        rgba = np.stack([
+            matte.refine(f, key, defringe=defringe, reference=reference,
+                         moving=matte.moving_region(masks[max(i - 1, 0)], masks[i],
+                                                    masks[min(i + 1, n - 1)], (h, w)))
+            for i, f in enumerate(arr)])
         return io.NodeOutput(uint8_to_image(rgba[..., :3]), uint8_to_mask(rgba[..., 3]))
 
 

@@ -233,9 +233,17 @@ def test_sprite_sheet_and_matte_despill_with_the_portrait(output_dir):
     plain = pipeline.process_clip(Clip(arr, 24.0), "walk", DEFAULT_RECIPES["walk"],
                                   character="hero", cell_height=120).rgba
     assert np.array_equal(got, want) and not np.array_equal(want, plain)
-    rgb, alpha = nodes_sprite.SpriteMatte.execute(clip[:3], True, portrait=image,
-                                                  portrait_mask=mask).args
-    assert tuple(alpha.shape) == (3, 160, 192)
-    with pytest.raises(ValueError, match="^Sprite Sheet: connect Load Image's MASK too"):
+    three = clip[8:11]
+    with_p = nodes_sprite.SpriteMatte.execute(three, True, portrait=image,
+                                              portrait_mask=mask).args
+    without = nodes_sprite.SpriteMatte.execute(three, True).args
+    assert tuple(with_p[1].shape) == (3, 160, 192)
+    assert not (np.array_equal(with_p[0].numpy(), without[0].numpy())
+                and np.array_equal(with_p[1].numpy(), without[1].numpy()))
+    with pytest.raises(ValueError, match="^Sprite Sheet: connect Load Image's MASK to "
+                                         "portrait_mask too"):
         nodes_sprite.SpriteSheet.execute(clip, "hero", "walk", 0, 0.0, 24.0, 120, 8000,
                                          portrait=image)
+    with pytest.raises(ValueError, match="^Sprite Matte: portrait_mask is connected but "
+                                         "portrait is not"):
+        nodes_sprite.SpriteMatte.execute(three, True, portrait_mask=mask)
