@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 import pytest
 from hypothesis import given
@@ -37,3 +38,20 @@ def test_out_of_bounds_fields_are_refused(field, value):
 def test_unknown_field_is_refused():
     with pytest.raises(ValidationError, match="Extra inputs"):
         validated({**vars(DEFAULT_RECIPES["walk"]), "fpss": 12})
+
+
+def test_the_fingerprints_json_is_what_pydantic_wrote():
+    """The batch fingerprints a job by the recipe's JSON: the built-in recipes give, byte for
+    byte, what `model_dump()` gave when Recipe was a pydantic model (commit 20a886b), so no
+    finished job reruns; a validated recipe file's fields are floats too."""
+    assert {k: json.dumps(asdict(v)) for k, v in DEFAULT_RECIPES.items()} == {
+        "idle": '{"seconds": 2.0, "frames": 8, "fps": 6.0, "loop": true}',
+        "walk": '{"seconds": 2.0, "frames": 10, "fps": 10.0, "loop": true}',
+        "run": '{"seconds": 2.0, "frames": 10, "fps": 12.0, "loop": true}',
+        "attack": '{"seconds": 1.0, "frames": 8, "fps": 12.0, "loop": false}',
+        "skill": '{"seconds": 1.5, "frames": 10, "fps": 10.0, "loop": false}',
+        "hurt": '{"seconds": 0.7, "frames": 6, "fps": 12.0, "loop": false}',
+    }
+    checked = validated({"seconds": 2, "frames": 10, "fps": 12, "loop": True})
+    assert type(checked.fps) is float and type(checked.seconds) is float
+    assert type(checked.frames) is int

@@ -49,3 +49,20 @@ def test_same_window_as_trying_every_candidate(n, count, nominal, still, levels,
     else:
         _, score, i, span = best
         assert (win.start, win.span, win.loop_score) == (i, span, round(score, 3))
+
+
+def test_a_walk_cycles_windows_as_before_the_vectorized_search():
+    """Pinned to what the search chose before it was vectorized (commit 20a886b), so a
+    change to the cost itself (which both sides of the property above share) shows: a
+    12-frame cycle with noise, three (count, nominal span, still, floor) settings."""
+    rng = np.random.default_rng(7)
+    n, period = 60, 12
+    t = np.arange(n)
+    pts = rng.normal(size=(n, 3)) * 0.3
+    pts[:, 0] += 3 * np.sin(2 * np.pi * t / period)
+    pts[:, 1] += 3 * np.cos(2 * np.pi * t / period)
+    dist = np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(-1)).astype(np.float32)
+    for args, want in [((10, 12, 4, 1e-3), (47, 12, 0.148)), ((8, 24, 2, 0.05), (3, 24, 0.052)),
+                       ((6, 11, 0, 1e-6), (47, 12, 0.092))]:
+        w = window.loop_window(dist, *args)
+        assert (w.start, w.span, w.loop_score) == want, args

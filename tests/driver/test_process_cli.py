@@ -64,15 +64,18 @@ def test_recipe_file_overrides_frames_and_fps(tmp_path):
     assert meta["animation"]["frame_count"] == 6 and meta["frameTags"][0]["fps"] == 8
 
 
-def test_process_imports_only_what_it_needs():
-    """`driver process` with the built-in recipes loads neither pydantic, PyYAML nor the
-    batch's modules (~0.1 s of a 0.8 s process: python -m benchmarks.memory)."""
+def test_process_imports_only_what_it_needs(tmp_path):
+    """A whole `driver process` run with the built-in recipes loads neither pydantic, PyYAML
+    nor the batch's modules (~0.1 s of a 0.8 s process: python -m benchmarks.memory)."""
     heavy = ("pydantic", "yaml", "tqdm", "sqlite3", "requests", "websocket")
-    code = ("import sys, driver.cli, driver.process; "
-            f"print([m for m in {heavy!r} if m in sys.modules])")
+    args = ["process", str(fixture("walk").path), "--action", "walk", "--out", str(tmp_path)]
+    code = ("import sys, driver.cli\n"
+            f"code = driver.cli.main({args!r})\n"
+            f"print(code, [m for m in {heavy!r} if m in sys.modules])")
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True, timeout=120, check=True)
-    assert proc.stdout.strip() == "[]"
+    assert proc.stdout.strip().splitlines()[-1] == "0 []"
+    assert any(tmp_path.rglob("*.webp"))  # it ran to the end
 
 
 @pytest.mark.parametrize("case, needle", [
