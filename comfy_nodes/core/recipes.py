@@ -88,9 +88,15 @@ def merge(base: dict[str, Recipe], overrides: dict, source: str) -> dict[str, Re
 
     out = dict(base)
     for action, given in overrides.items():
+        if not isinstance(action, str):
+            raise RecipeError(f"{source}: action {action!r} must be a name, e.g. walk")
         if not isinstance(given, dict):
             raise RecipeError(f"{source}: action {action!r} must map to fields "
                               f"(seconds, frames, fps, loop)")
+        odd = [k for k in given if not isinstance(k, str)]
+        if odd:  # YAML allows any key; a field is a name (pydantic would raise TypeError)
+            raise RecipeError(f"{source}: action {action!r}, field {odd[0]!r} is not one of "
+                              f"seconds, frames, fps, loop")
         try:
             current = asdict(out[action]) if action in out else {}
             out[action] = validated({**current, **given})

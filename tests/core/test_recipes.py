@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from comfy_nodes.core.recipes import DEFAULT_RECIPES, Recipe, validated
+from comfy_nodes.core.recipes import DEFAULT_RECIPES, Recipe, RecipeError, merge, validated
 
 
 @given(st.integers(1, 20), st.integers(1, 256), st.integers(1, 120), st.booleans())
@@ -55,3 +55,14 @@ def test_the_fingerprints_json_is_what_pydantic_wrote():
     checked = validated({"seconds": 2, "frames": 10, "fps": 12, "loop": True})
     assert type(checked.fps) is float and type(checked.seconds) is float
     assert type(checked.frames) is int
+
+
+@pytest.mark.parametrize("overrides, needle", [
+    ({"walk": {1: 2}}, "action 'walk', field 1 is not one of"),
+    ({3: {"frames": 4}}, "action 3 must be a name"),
+])
+def test_keys_that_are_not_names_are_refused_in_one_line(overrides, needle):
+    """YAML allows numbers as keys: a recipe file's action and field must be names, refused
+    as a RecipeError naming them (not a TypeError from the model, an internal error)."""
+    with pytest.raises(RecipeError, match=needle):
+        merge(DEFAULT_RECIPES, overrides, "recipe file r.yaml")
