@@ -76,8 +76,13 @@ def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
 
 
 def portrait_palette(rgba: np.ndarray) -> np.ndarray:
-    """The unspilled colour reference from the user's RGBA portrait (opaque pixels)."""
-    return palette(rgba[..., :3][rgba[..., 3] >= 250])
+    """The unspilled colour reference from the user's RGBA portrait: its opaque pixels, or
+    for a character drawn translucent all over (a ghost), its mostly opaque ones."""
+    alpha = rgba[..., 3]
+    solid = alpha >= 250
+    if not solid.any():
+        solid = alpha >= 128
+    return palette(rgba[..., :3][solid])
 
 
 def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,

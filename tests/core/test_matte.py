@@ -354,3 +354,14 @@ def test_a_portrait_of_few_colours_despills(colours):
     frame, key = _bar_with_blur(6)
     out = matte.refine(frame, key, reference=reference, moving=np.ones((448, 448), bool))
     assert out[150:300, 160:240, 3].min() == 255
+
+
+def test_a_ghosts_portrait_still_gives_a_palette():
+    """A character drawn translucent all over (alpha 200 everywhere) has no opaque pixel: its
+    palette comes from its mostly opaque ones, not an empty reference (which would quietly
+    despill without the portrait)."""
+    ghost = np.zeros((40, 40, 4), np.uint8)
+    ghost[..., :3] = (180, 200, 230)
+    ghost[8:32, 8:32, 3] = 200
+    reference = despill.portrait_palette(ghost)
+    assert len(reference) and np.abs(reference - (180, 200, 230)).max() < 1
