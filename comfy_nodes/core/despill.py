@@ -49,6 +49,7 @@ FAR_COST = 8.0
 # share is read from luma.
 LUMA_SEPARATION = 24.0
 
+
 def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
             seed: int = 0) -> np.ndarray:
     """(k', 3) float32 main colours of (M, 3) pixels (k-means), for the despill's colour
@@ -183,7 +184,6 @@ def _smeared_fit(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
     return t, resid + CHROMA_SHARE_COST * np.abs(s - t)
 
 
-
 def unblur(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray,
            noise: float, columns: int) -> None:
     """In a part blurred all through (a fast arm, a sword's trail), the colours taken from
@@ -225,7 +225,7 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
     core = reference[~_between_others(reference)]
     if not len(core):  # (a safety net: two parts always leave their own colours)
         core = reference
-    own = np.sqrt(((cu[:, None] - core[None]) ** 2).sum(-1)).min(1) <= UNBLUR_KEEP
+    own = nearest(cu, core) <= UNBLUR_KEEP
     fit = (line_residual(cu, bu, f) < UNBLUR_RESIDUAL) & ~own
     t, f, fit = t[back], f[back], fit[back]
     return (t < share) & fit, f, t
@@ -252,6 +252,15 @@ def _between_others(reference: np.ndarray) -> np.ndarray:
     pair = (v2 >= (2 * UNBLUR_KEEP) ** 2)[None] & (idx[:, None, None] != idx[None, :, None]) & (
         idx[:, None, None] != idx[None, None, :])
     return (pair & (t >= 0.2) & (t <= 0.8) & (off <= MIX_TOLERANCE)).any(axis=(1, 2))
+
+
+def nearest(px: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """(M,) distance (levels) of each of px (M, 3) to the nearest of `colours` (K, 3), K >= 1;
+    a running minimum over the few colours, so memory follows M, not M * K."""
+    out = np.full(len(px), np.inf, np.float32)
+    for c in colours:
+        out = np.minimum(out, np.sqrt(((px - c) ** 2).sum(-1)))
+    return out
 
 
 def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:

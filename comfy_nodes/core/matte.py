@@ -306,19 +306,21 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
             full: tuple[int, int], reference: np.ndarray | None = None,
             moving: np.ndarray | None = None) -> np.ndarray:
     h, w, _ = frame.shape
+    # The portrait's colours, or None: every portrait-based step below is skipped then.
+    ref = None if reference is None or not len(reference) else np.asarray(reference,
+                                                                          np.float32)
     p = frame.astype(np.float32)
     d = colour_distance(p, plate)
     raw = (d > key.threshold).astype(np.uint8)
-    if reference is not None and len(reference):
-        raw |= _like_reference(p, d, np.asarray(reference, np.float32), key)
+    if ref is not None:
+        raw |= _like_reference(p, d, ref, key)
     area = full[0] * full[1]  # thresholds scale with the frame, not with the crop
     fg = _clean_mask(raw, max(4, area // 4000), area // 600)
     r = _edge_width(*full)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     fg = _open_slivers(p, plate, raw, fg, kernel, key.threshold)
-    if reference is not None and len(reference):
-        fg[_thin_gaps(p, plate, fg, key.noise, np.asarray(reference, np.float32),
-                      moving)] = 0
+    if ref is not None:
+        fg[_thin_gaps(p, plate, fg, key.noise, ref, moving)] = 0
     outer = cv2.dilate(fg, kernel, iterations=1)
     alpha = fg.astype(np.float32)
     rgb = p.copy()
@@ -337,14 +339,13 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     weak = d < WEAK_DISTANCE * key.threshold
     zone = (outer > 0) & ((depth <= wrap) | weak)
     deeper = np.zeros_like(zone)
-    if moving is not None and reference is not None and len(reference):
+    if moving is not None and ref is not None:
         # Deeper, where the silhouette moved: a part blurred all through (a fast arm)
         # whose colour is a portrait colour mixed with the backdrop.
         deeper = moving & (outer > 0) & ~zone
         if deeper.any():
-            deeper[deeper] = despill.blurred_mix(p[deeper], plate[deeper],
-                                                 np.asarray(reference, np.float32),
-                                                 key.noise, despill.UNBLUR_SHARE)[0]
+            deeper[deeper] = despill.blurred_mix(p[deeper], plate[deeper], ref, key.noise,
+                                                 despill.UNBLUR_SHARE)[0]
             zone |= deeper
     # Colours the spill cannot reach: deeper than the wrap, or, in parts thinner than
     # twice that (arms, legs, blades), their centre line, the farthest from any edge.
@@ -367,8 +368,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # unreachable palette and the portrait's.
     pal = [palette(p[deep > 0])] if deep.any() else []
     n_frame = len(pal[0]) if pal else 0
-    if reference is not None and len(reference):
-        pal.append(np.asarray(reference, np.float32))
+    if ref is not None:
+        pal.append(ref)
     fixed = np.concatenate(pal) if pal else np.zeros((0, 3), np.float32)
     # Filled in place: stacking broadcast copies of the palettes cost more than un-mixing.
     C = np.empty((len(P), 2 + len(fixed), 3), np.float32)
@@ -406,9 +407,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # there, and on the rim, whose nearby colours are as mixed (a strand, a thin blade).
     # Measured on yellow strands on a blue screen: edge +12.2 -> +8.4.
     unblurred = translucent | rim
-    if reference is not None and len(reference) and unblurred.any():
-        despill.unblur(C, B, unblurred, np.asarray(reference, np.float32), key.noise,
-                       2 + n_frame)
+    if ref is not None and unblurred.any():
+        despill.unblur(C, B, unblurred, ref, key.noise, 2 + n_frame)
     # On the rim some backdrop is expected (antialiasing): there the fit weighs more.
     spill = np.where(rim, RIM_SPILL_COST, SPILL_COST).astype(np.float32)
     t, F = unmix(P, B, C, cap, 2.0 * key.noise + 4.0, prior, smeared, translucent, spill)
@@ -503,11 +503,7 @@ def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
     out = np.zeros(d.shape, np.uint8)
     if not maybe.any():
         return out
-    px = p[maybe]
-    near = np.full(len(px), np.inf, np.float32)
-    for c in reference:
-        near = np.minimum(near, np.sqrt(((px - c) ** 2).sum(-1)))
-    out[maybe] = near * REFERENCE_RATIO < d[maybe]
+    out[maybe] = despill.nearest(p[maybe], reference) * REFERENCE_RATIO < d[maybe]
     return out
 
 
@@ -581,8 +577,7 @@ def _thin_gaps(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, noise: float,
     # Nor is a colour near a portrait colour, or, where the silhouette moved, mostly a
     # portrait colour mixed with the backdrop (a motion-blurred blade between its ink
     # outlines; a gap between moving strands reads as mostly backdrop).
-    near = np.min([np.sqrt(((P - c) ** 2).sum(-1)) for c in reference], axis=0)
-    ok &= near > despill.UNBLUR_KEEP
+    ok &= despill.nearest(P, reference) > despill.UNBLUR_KEEP
     if moving is not None:
         swept = ok & moving[gap]
         if swept.any():
