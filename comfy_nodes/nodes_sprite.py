@@ -104,15 +104,14 @@ class SpriteMatte(io.ComfyNode):
         reference = _reference("Sprite Matte", portrait, portrait_mask)
         arr = image_to_uint8(frames)[..., :3]
         key = matte.estimate_key(arr)
-        n, h, w = arr.shape[:3]
+        h, w = arr.shape[1:3]
         # Where the silhouette moved between neighbouring frames (a part may be blurred
         # there), from the key's coarse masks, as Sprite Sheet and the driver do.
         masks = matte.coarse_masks(matte.shrink(arr, matte.model_factor(h, w)), key)
-        rgba = np.stack([
-            matte.refine(f, key, defringe=defringe, reference=reference,
-                         moving=matte.moving_region(masks[max(i - 1, 0)], masks[i],
-                                                    masks[min(i + 1, n - 1)], (h, w)))
-            for i, f in enumerate(arr)])
+        full = key.sized(h, w)
+        rgba = np.stack([matte.refine(f, full, defringe=defringe, reference=reference,
+                                      moving=matte.moving_at(masks, i, (h, w)))
+                         for i, f in enumerate(arr)])
         return io.NodeOutput(uint8_to_image(rgba[..., :3]), uint8_to_mask(rgba[..., 3]))
 
 

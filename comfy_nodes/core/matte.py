@@ -17,6 +17,7 @@ without touching the character's own greens.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -46,6 +47,11 @@ class KeyModel:
         if self.plate.shape[:2] == (height, width):
             return self.plate
         return cv2.resize(self.plate, (width, height), interpolation=cv2.INTER_LINEAR)
+
+    def sized(self, height: int, width: int) -> KeyModel:
+        """This model with its plate at full size, for refining many frames of that size
+        (refine would resize the plate for each)."""
+        return dataclasses.replace(self, plate=self.plate_at(height, width))
 
 
 def model_factor(h: int, w: int, model_side: int = 128) -> int:
@@ -300,6 +306,13 @@ def moving_region(before: np.ndarray, now: np.ndarray, after: np.ndarray,
     swept = ((before != now) | (after != now)).astype(np.uint8)
     swept = cv2.dilate(swept, np.ones((3, 3), np.uint8))
     return cv2.resize(swept, (size[1], size[0]), interpolation=cv2.INTER_NEAREST) > 0
+
+
+def moving_at(masks: np.ndarray, t: int, size: tuple[int, int]) -> np.ndarray:
+    """moving_region of frame t of coarse masks (N, h, w), its first and last frames taking
+    themselves as the missing neighbour."""
+    last = len(masks) - 1
+    return moving_region(masks[max(t - 1, 0)], masks[t], masks[min(t + 1, last)], size)
 
 
 def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,

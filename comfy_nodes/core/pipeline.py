@@ -10,7 +10,6 @@ whole-clip decision is made on small frames.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 import time
@@ -266,8 +265,7 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     lap("layout")
 
     margin = int(8 / scale) + 8
-    # The backdrop plate at full resolution once: matte.refine would resize it per cell.
-    key = dataclasses.replace(key, plate=key.plate_at(h, w))
+    key = key.sized(h, w)  # the plate at full resolution once, not once per cell
 
     def make_cell(m_i: int, t: int) -> tuple[np.ndarray, Cell]:
         ys, xs = np.nonzero(masks[t])
@@ -275,8 +273,7 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         if len(xs):
             box = (int(xs.min() / scale) - margin, int(ys.min() / scale) - margin,
                    int((xs.max() + 1) / scale) + margin, int((ys.max() + 1) / scale) + margin)
-        near = masks[max(t - 1, 0)], masks[t], masks[min(t + 1, len(masks) - 1)]
-        moving = matte.moving_region(*near, (h, w))
+        moving = matte.moving_at(masks, t, (h, w))
         rgba = matte.refine(frames[t], key, box=box, reference=reference, moving=moving)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)

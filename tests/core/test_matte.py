@@ -227,6 +227,22 @@ def test_moving_region_is_what_the_silhouette_swept():
     assert not matte.moving_region(now, now, now, (40, 40)).any()
 
 
+def test_moving_at_the_clips_ends_compares_with_the_one_neighbour():
+    """moving_at: frame t against t - 1 and t + 1; the first and last frames against their
+    one neighbour (a part that moves in frame 0 is still found there)."""
+    masks = np.zeros((3, 10, 10), np.uint8)
+    masks[:, 2:6, 2:6] = 1
+    masks[1, 2:6, 6] = 1  # frame 1 grew a column
+    for t in range(3):
+        assert matte.moving_at(masks, t, (40, 40))[4 * 3, 4 * 6], t
+    assert np.array_equal(matte.moving_at(masks, 0, (40, 40)),
+                          matte.moving_region(masks[0], masks[0], masks[1], (40, 40)))
+    assert np.array_equal(matte.moving_at(masks, 2, (40, 40)),
+                          matte.moving_region(masks[1], masks[2], masks[2], (40, 40)))
+    masks[2] = masks[1]  # the last two agree: the last frame moved relative to no one
+    assert not matte.moving_at(masks, 2, (40, 40)).any()
+
+
 def test_gaps_are_wide_filled_holes_not_specks():
     """_gaps: of the holes the mask filled (key said backdrop, mask says character), those
     wider than the soft edge (a gap between arm and body) and not a shirt's specks."""
