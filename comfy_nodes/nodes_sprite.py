@@ -54,14 +54,14 @@ def _portrait_inputs():
     ]
 
 
-def _reference(node: str, portrait, portrait_mask) -> np.ndarray | None:
-    """The portrait's palette for the despill, or None without a portrait."""
+def _reference(node: str, portrait, portrait_mask) -> despill.Reference | None:
+    """What the portrait tells the despill, or None without a portrait."""
     if portrait is None:
         if portrait_mask is not None:
             raise_for_user(node, "portrait_mask is connected but portrait is not: connect "
                                  "Load Image's IMAGE to portrait too.")
         return None
-    return despill.portrait_palette(portrait_from_image(node, portrait, portrait_mask,
+    return despill.portrait_reference(portrait_from_image(node, portrait, portrait_mask,
                                                         "portrait_mask"))
 
 

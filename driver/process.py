@@ -6,8 +6,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from comfy_nodes.core import despill, export, pipeline
 from comfy_nodes.core.export import DEFAULT_FORMATS, Format, ImageFormat, Written
 from comfy_nodes.core.greenscreen import load_portrait
@@ -32,9 +30,10 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str, backup_root: Path,
                               back_up=lambda paths: back_up(paths, backup_root))
 
 
-def portrait_reference(path: Path | None) -> np.ndarray | None:
-    """The portrait's palette: colours of the character no backdrop has spilled on."""
-    return None if path is None else despill.portrait_palette(load_portrait(path))
+def portrait_reference(path: Path | None) -> despill.Reference | None:
+    """What the portrait tells the despill: colours of the character no backdrop has
+    spilled on, and its outline's."""
+    return None if path is None else despill.portrait_reference(load_portrait(path))
 
 
 def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: str,

@@ -105,7 +105,7 @@ def evaluate(name: str, fx, cell_height: int = 300) -> Report:
     t0 = time.perf_counter()
     clip = video.decode(fx.path, keep=pipeline.full_frames(recipe))
     res = pipeline.process_clip(clip, fx.action, recipe, cell_height=cell_height,
-                                reference=despill.portrait_palette(fx.portrait))
+                                reference=despill.portrait_reference(fx.portrait))
     seconds = time.perf_counter() - t0
     meta = texturepacker.document(res, f"{fx.action}.webp")  # the JSON a user gets
     cw, ch = meta["meta"]["cell"]["w"], meta["meta"]["cell"]["h"]

@@ -10,6 +10,8 @@ neighbour's, `_smeared_fit` judges by luma and by a chroma share near the luma's
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -44,6 +46,17 @@ UNBLUR_KEEP = 25.0
 # A colour from farther away (the neighbourhood, the palettes) must fit this many levels
 # better than the nearest interior's colour to be chosen.
 FAR_COST = 8.0
+
+# Outlined art: a portrait whose silhouette's outer ring is mostly (this share, within this
+# many levels) one colour has an outline of that colour, which its frames keep. On the rim,
+# the outline costs this many levels less than the other candidates: a spilled ink line and
+# a dark-green part lie on nearly the same line from a green backdrop, and only this tells
+# them apart. Measured over the outlined fixtures and unseen clips (edge excess): ink on a
+# zombie +9.6 -> +4.7, on a knight with 6 px wrap -8.9 -> -6.9; a bonus of 2 to 12 moved
+# each monotonically by under 1.5, and no portrait without an outline has a ring above 0.34.
+OUTLINE_SHARE = 0.5
+OUTLINE_SPREAD = 20.0
+OUTLINE_BONUS = 8.0
 
 # Luma difference between the chosen colour and the backdrop above which the rim's mix
 # share is read from luma.
@@ -84,6 +97,38 @@ def portrait_palette(rgba: np.ndarray) -> np.ndarray:
     if not solid.any():
         solid = alpha >= 128
     return palette(rgba[..., :3][solid])
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What the user's RGBA portrait tells the despill: the character's unspilled colours
+    (K, 3), and its outline's colour (3,) where the art is outlined, else None."""
+
+    palette: np.ndarray
+    outline: np.ndarray | None = None
+
+
+def portrait_reference(rgba: np.ndarray) -> Reference:
+    return Reference(portrait_palette(rgba), outline_colour(rgba))
+
+
+def outline_colour(rgba: np.ndarray) -> np.ndarray | None:
+    """The colour of the portrait's outline (an ink line round the silhouette): the most
+    common colour of its outermost opaque ring, when OUTLINE_SHARE of the ring is within
+    OUTLINE_SPREAD levels of it. None for art without one (a flat or shaded character's
+    ring is its parts' colours: at most 0.34 of it is one colour in our fixtures)."""
+    solid = rgba[..., 3] >= 250
+    outside = cv2.dilate((~solid).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    px = rgba[..., :3][solid & outside].astype(np.float32)
+    if len(px) < 50:
+        return None
+    bins = (px // 4).astype(np.int64) @ np.array([4096, 64, 1])
+    values, counts = np.unique(bins, return_counts=True)
+    mode = values[np.argmax(counts)]
+    centre = np.array([mode // 4096, mode // 64 % 64, mode % 64], np.float32) * 4 + 1.5
+    colour = np.median(px[np.abs(px - centre).max(1) <= 12], 0).astype(np.float32)
+    share = float((np.abs(px - colour).max(1) <= OUTLINE_SPREAD).mean())
+    return colour if share >= OUTLINE_SHARE else None
 
 
 def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,

@@ -275,13 +275,14 @@ EXCESS_SLACK = 2.0
 
 def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
            box: tuple[int, int, int, int] | None = None,
-           reference: np.ndarray | None = None,
+           reference: despill.Reference | None = None,
            moving: np.ndarray | None = None) -> np.ndarray:
     """Full-resolution RGBA (uint8) of one frame: soft matte, despill, defringe.
 
     box (x0, y0, x1, y1): where the character can be (from the coarse mask); the work is
-    done there only and the rest of the frame is transparent. reference: (K, 3) colours of
-    the character known to be unspilled (the portrait's palette), to un-mix against.
+    done there only and the rest of the frame is transparent. reference: what the portrait
+    tells (despill.portrait_reference): colours of the character known to be unspilled, to
+    un-mix against, and its outline's colour.
     moving: (H, W) bool, where the silhouette moved between the neighbouring frames (see
     moving_region): there a part may be blurred, translucent in the sprite.
     """
@@ -316,12 +317,13 @@ def moving_at(masks: np.ndarray, t: int, size: tuple[int, int]) -> np.ndarray:
 
 
 def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
-            full: tuple[int, int], reference: np.ndarray | None = None,
+            full: tuple[int, int], reference: despill.Reference | None = None,
             moving: np.ndarray | None = None) -> np.ndarray:
     h, w, _ = frame.shape
     # The portrait's colours, or None: every portrait-based step below is skipped then.
-    ref = None if reference is None or not len(reference) else np.asarray(reference,
-                                                                          np.float32)
+    ref = None if reference is None or not len(reference.palette) else np.asarray(
+        reference.palette, np.float32)
+    ink = None if reference is None else reference.outline  # the portrait's drawn outline
     p = frame.astype(np.float32)
     d = colour_distance(p, plate)
     raw = (d > key.threshold).astype(np.uint8)
@@ -383,6 +385,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     n_frame = len(pal[0]) if pal else 0
     if ref is not None:
         pal.append(ref)
+    if ink is not None:
+        pal.append(np.asarray(ink, np.float32).reshape(1, 3))
     fixed = np.concatenate(pal) if pal else np.zeros((0, 3), np.float32)
     # Filled in place: stacking broadcast copies of the palettes cost more than un-mixing.
     C = np.empty((len(P), 2 + len(fixed), 3), np.float32)
@@ -403,6 +407,10 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     cap = np.where(rim, 1.0, MAX_WRAP * np.clip(1 - (dep - r) / (wrap - r + 1), 0, 1))
     cap = np.where(weak[sl][zb] & ~rim, MAX_WRAP, cap)
     prior = np.array([0.0, FAR_COST] + [FAR_COST] * (C.shape[1] - 2), np.float32)
+    if ink is not None:
+        # Outlined art: its rim is the outline (despill.OUTLINE_BONUS); deeper, a part.
+        C[:, -1] = np.where(rim[:, None], C[:, -1], B)  # B: never chosen (v2 = 0)
+        prior[-1] = -despill.OUTLINE_BONUS
     # Near the edge, 4:2:0 colour mixes each pixel's chroma with its neighbours' (backdrop
     # included): only luma is the pixel's own. There the mix share comes from luma where
     # the colours differ in it, and the colour is the chosen F's, at the un-mixed luma.

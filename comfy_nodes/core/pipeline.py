@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from . import align as align_mod
-from . import matte, qc
+from . import despill, matte, qc
 from . import window as window_mod
 from .recipes import Recipe
 from .sheet import AlignmentInfo, Cell, ClipWindow, KeyColour, LoopGrade, QCFlag, Sheet
@@ -213,11 +213,11 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
                  cell_height: int = 300, max_width: int = 8000,
-                 reference: np.ndarray | None = None) -> Sheet:
+                 reference: despill.Reference | None = None) -> Sheet:
     """The clip as a typed Sheet; exporters (core.export) render its files.
 
-    reference: the character's unspilled colours (despill.portrait_palette of its portrait),
-    which the despill un-mixes light wrap against."""
+    reference: what the character's portrait tells the despill (despill.portrait_reference):
+    its unspilled colours, which light wrap is un-mixed against, and its outline's colour."""
     d = _decide(clip, recipe)
     lap = d.lap
 

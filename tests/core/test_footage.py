@@ -25,20 +25,7 @@ def report(name: str) -> scores.Report:
 
 
 JUDGED = [n for n in footage.CASES if n not in footage.NOT_JUDGED]
-# Not there yet (issue 9's closing notes): an ink outline beside a dark-green hair keeps
-# part of the rim's green (edge excess +9.6 against +6): the portrait's palette has one
-# colour for both.
-SHORT_OF = {"skill_teal"}
-
-
-def _case(name: str):
-    if name in SHORT_OF:
-        return pytest.param(name, marks=pytest.mark.xfail(
-            strict=True, reason="issue 9: not yet within the thresholds"))
-    return name
-
-
-@pytest.mark.parametrize("name", [_case(n) for n in JUDGED])
+@pytest.mark.parametrize("name", JUDGED)
 def test_sheet_matches_truth(name):
     """Over the sheet's cells: IoU >= 0.95 with the true body, holes <= 2 %, edge green
     excess within -8..+6 levels of the truth's, interior colour error <= 12 levels."""

@@ -205,12 +205,12 @@ def test_a_part_blurred_all_through_is_translucent_with_the_portrait():
     moving = np.zeros((448, 448), bool)
     moving[90:350, 240:300] = True
     reference = RED[None]
-    out = matte.refine(frame, key, reference=reference, moving=moving)
+    out = matte.refine(frame, key, reference=despill.Reference(reference), moving=moving)
     alpha = out[..., 3][deep].astype(np.float32) / 255
     assert abs(float(np.median(alpha)) - 0.5) < 0.1, np.median(alpha)
     assert np.abs(out[..., :3][deep].astype(np.float32) - RED).max(1).mean() < 20
     for kept in (matte.refine(frame, key, moving=moving),
-                 matte.refine(frame, key, reference=reference)):
+                 matte.refine(frame, key, reference=despill.Reference(reference))):
         assert kept[..., 3][deep].min() == 255
 
 
@@ -273,7 +273,7 @@ def test_a_shirt_of_the_backdrops_green_is_kept_with_the_portrait():
     plain = matte.refine(frame, key)
     assert (plain[..., 3][inside] < 128).mean() > 0.5  # the threshold alone loses it
     ref = np.array([shirt, [200, 150, 110], [30, 90, 80]], np.float32)
-    kept = matte.refine(frame, key, reference=ref)
+    kept = matte.refine(frame, key, reference=despill.Reference(ref))
     assert (kept[..., 3][inside] >= 128).all(), kept[..., 3][inside].min()
     assert (kept[..., 3][:40] == 0).all() and (kept[..., 3][:, :40] == 0).all()
 
@@ -309,7 +309,7 @@ def test_a_gap_narrower_than_a_colour_block_is_backdrop(tmp_path):
                                 key.plate_at(448, 448)[120:320, 211:213])
     assert gap.min() > key.threshold  # what the key alone sees there: character
     reference = np.array([leg, skin], np.float32)  # the belt is judged by its colour
-    out = matte.refine(frames[0], key, reference=reference)
+    out = matte.refine(frames[0], key, reference=despill.Reference(reference))
     assert out[120:320, 211:213, 3].max() == 0
     assert out[110:330, 150:211, 3].min() >= 128 and out[110:330, 213:274, 3].min() >= 128
     assert out[64:86, 200:202, 3].min() >= 128
@@ -368,7 +368,8 @@ def test_a_portrait_of_few_colours_despills(colours):
     reference = despill.portrait_palette(portrait)
     assert len(reference) == 8 and not despill._between_others(reference).any()
     frame, key = _bar_with_blur(6)
-    out = matte.refine(frame, key, reference=reference, moving=np.ones((448, 448), bool))
+    out = matte.refine(frame, key, reference=despill.Reference(reference),
+                       moving=np.ones((448, 448), bool))
     assert out[150:300, 160:240, 3].min() == 255
 
 
@@ -381,3 +382,30 @@ def test_a_ghosts_portrait_still_gives_a_palette():
     ghost[8:32, 8:32, 3] = 200
     reference = despill.portrait_palette(ghost)
     assert len(reference) and np.abs(reference - (180, 200, 230)).max() < 1
+
+
+def _portrait(parts: list, ink: tuple | None) -> np.ndarray:
+    """A disc of four quadrant parts, antialiased, with an optional 2-px ink line round it."""
+    rgba = np.zeros((240, 240, 4), np.uint8)
+    for i, colour in enumerate(parts):
+        cv2.ellipse(rgba, (120, 120), (100, 100), 0, 90 * i, 90 * (i + 1),
+                    (*colour, 255), -1, lineType=cv2.LINE_AA)
+    if ink is not None:
+        cv2.circle(rgba, (120, 120), 100, (*ink, 255), 2, lineType=cv2.LINE_AA)
+    return rgba
+
+
+_colour = st.tuples(*[st.integers(0, 255)] * 3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(_colour, min_size=4, max_size=4), _colour)
+def test_an_outline_is_found_on_outlined_art_only(parts, ink):
+    """The portrait's outline: its outermost opaque ring's colour when most of the ring is
+    one colour (an ink line), else None (a character's ring is its parts' colours)."""
+    far = all(np.abs(np.subtract(p, q)).max() > 40
+              for i, p in enumerate(parts) for q in parts[i + 1:])
+    found = despill.outline_colour(_portrait(parts, ink))
+    assert found is not None and np.abs(found - ink).max() <= 4
+    if far:  # four distinct parts: no colour covers half the ring
+        assert despill.outline_colour(_portrait(parts, None)) is None

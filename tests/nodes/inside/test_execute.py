@@ -229,7 +229,7 @@ def test_sprite_sheet_and_matte_despill_with_the_portrait(output_dir):
     arr = image_to_uint8(clip)[..., :3]
     want = pipeline.process_clip(Clip(arr, 24.0), "walk", DEFAULT_RECIPES["walk"],
                                  character="hero", cell_height=120,
-                                 reference=despill.portrait_palette(rgba)).rgba
+                                 reference=despill.portrait_reference(rgba)).rgba
     plain = pipeline.process_clip(Clip(arr, 24.0), "walk", DEFAULT_RECIPES["walk"],
                                   character="hero", cell_height=120).rgba
     assert np.array_equal(got, want) and not np.array_equal(want, plain)
