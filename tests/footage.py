@@ -353,6 +353,9 @@ CASES: dict[str, Spec] = {
     # palette (shirt and legs): taken for the character's own, opaque (IoU 0.941), before
     # boundary colours stopped counting as the character's own.
     "attack_ranger_flat": Spec(action="attack", period=0.8, palette="ranger", seed=24),
+    # A light outline round fast legs: blurred with leg and backdrop, a three-way mix the
+    # key took for character (IoU 0.913) until the outline's share was un-mixed too.
+    "run_light_outline": Spec(action="run", light_outline=True, seed=51),
 }
 
 # The QC flags each case must raise (and no other).

@@ -229,6 +229,26 @@ def _smeared_fit(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
     return t, resid + CHROMA_SHARE_COST * np.abs(s - t)
 
 
+def two_mix(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
+            other: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pixels (M, 3) as mixes of a candidate (M, K, 3), a second colour `other` (3,) and
+    the backdrop B (M, 3): P - B = a (F - B) + o (other - B), least squares with a and o in
+    [0, 1]. Returns (a, o, residual), each (M, K)."""
+    d = P - B
+    u = cands - B[:, None]
+    w = np.asarray(other, np.float32)[None] - B  # (M, 3)
+    uu = np.einsum("mkc,mkc->mk", u, u)
+    uw = np.einsum("mkc,mc->mk", u, w)
+    ud = np.einsum("mkc,mc->mk", u, d)
+    ww = np.einsum("mc,mc->m", w, w)[:, None]
+    wd = np.einsum("mc,mc->m", w, d)[:, None]
+    det = np.maximum(uu * ww - uw * uw, 1e-3)
+    a = np.clip((ud * ww - wd * uw) / det, 0.0, 1.0)
+    o = np.clip((wd - a * uw) / np.maximum(ww, 1e-3), 0.0, 1.0)
+    off = d[:, None] - a[..., None] * u - o[..., None] * w[:, None]
+    return a, o, np.sqrt(np.einsum("mkc,mkc->mk", off, off))
+
+
 def unblur(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray,
            noise: float, columns: int) -> None:
     """In a part blurred all through (a fast arm, a sword's trail), the colours taken from

@@ -466,10 +466,10 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     allowed = F[:, c] - np.maximum(F[:, o[0]], F[:, o[1]]) + EXCESS_SLACK
     Fp[:, c] = np.minimum(Fp[:, c], np.maximum(Fp[:, o[0]], Fp[:, o[1]]) + allowed)
     has_f = ~np.isnan(local[:, 0])
-    ref = np.where(has_f[:, None], local, F)
+    interior = np.where(has_f[:, None], local, F)
     # An outline (描边) runs along most of the silhouette; a light sword or a white glove
     # touches it only here and there. Judge the frame first, then the pixels.
-    fringe = has_f & _fringe(P, B, ref)
+    fringe = has_f & _fringe(P, B, interior)
     edge = rim & (dep >= 1)
     outline = defringe and edge.any() and bool(fringe[edge].mean() > OUTLINE_SHARE)
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
@@ -482,12 +482,18 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
         # Outlined: the rim mixes outline and backdrop; its share of character is read
         # against the interior colour nearby only (a backdrop-like palette colour would
         # explain the outline's faint outer edge as half-opaque character).
-        v = ref - B
+        v = interior - B
         t_ref = ((P - B) * v).sum(-1) / np.maximum((v * v).sum(-1), 1e-6)
         a = np.where(rim, np.clip(t_ref, 0, 1), a)
         # The outline is the silhouette's outer ring: what lies outside the mask is its
         # antialiased edge, a mix of outline and backdrop, whatever its lightness.
         a = np.where((fringe & rim) | (dep < 1), 0.0, a)
+        # With the portrait, the outline blurred with a part (a running leg) too: a pixel
+        # of none of the portrait's colours that is part, outline and backdrop. (Without
+        # it, a green shirt's spilled edge read as such a mix.)
+        if ref is not None and (fringe & rim).sum() > 20:
+            a, Fp = _unmix_outline(P, B, np.median(P[fringe & rim], 0), interior, ref, a, Fp,
+                                   key.noise)
     if defringe:
         # Faint halos: nearly transparent pixels are backdrop noise, not character.
         a = np.where(a < 0.2, 0.0, a)
@@ -510,6 +516,35 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
             vals[light_r] = 0.0
             alpha_s[ring] = vals
     return _pack(rgb, alpha)
+
+
+# Where the light outline is blurred with a part and the backdrop (a running leg), a pixel
+# whose un-mixing carries at least this share of the outline's colour, within this many
+# levels (+ 2 noise), gets the part's share as its alpha: the outline's is transparent.
+# Measured on three light-outlined clips: IoU 0.951 / 0.937 / 0.913 -> 0.966 / 0.962 / 0.955
+# (a 12-level fit gave 0.964 / 0.956 / 0.950; 45 levels 0.967 / 0.965 / 0.958).
+OUTLINE_MIX_SHARE = 0.1
+OUTLINE_MIX_FIT = 30.0
+
+
+def _unmix_outline(P: np.ndarray, B: np.ndarray, outline: np.ndarray, interior: np.ndarray,
+                   portrait: np.ndarray, a: np.ndarray, Fp: np.ndarray,
+                   noise: float) -> tuple[np.ndarray, np.ndarray]:
+    """In a frame with a light outline (描边), edge pixels (M, 3) that are three-way mixes of
+    a part (the interior nearby, or a portrait colour), the outline's colour and the
+    backdrop B: (alpha, colour) with the part's share as alpha where that is lower than
+    `a`. Not where the pixel is near a portrait colour (a white glove is no outline, a
+    green shirt's spilled edge no blur)."""
+    cands = np.concatenate([interior[:, None],
+                            np.broadcast_to(portrait, (len(P), *portrait.shape))], 1)
+    share, extra, resid = despill.two_mix(P, B, cands, outline)
+    best = np.argmin(resid, 1)
+    rows = np.arange(len(P))
+    share, extra, resid = share[rows, best], extra[rows, best], resid[rows, best]
+    use = ((extra >= OUTLINE_MIX_SHARE) & (resid <= OUTLINE_MIX_FIT + 2 * noise) & (share < a)
+           & (despill.nearest(P, portrait) > despill.UNBLUR_KEEP))
+    return (np.where(use, share, a),
+            np.where(use[:, None], cands[rows, best], Fp))
 
 
 def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,

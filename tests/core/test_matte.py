@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from comfy_nodes.core import despill, matte
@@ -116,6 +116,23 @@ def test_smeared_fit_recovers_an_exact_mix(f, b, t):
     assert resid[0, 0] < 0.5
     if abs(float((f - b) @ despill.LUMA)) > despill.LUMA_SEPARATION:
         assert abs(t_fit[0, 0] - t) < 1e-3
+
+
+@settings(max_examples=200, deadline=None)
+@given(f=_colour, o=_colour, b=_colour, a=st.floats(0.0, 1.0), share=st.floats(0.0, 1.0))
+def test_two_mix_recovers_a_three_way_mix(f, o, b, a, share):
+    """A pixel that is exactly B + a (F - B) + o (O - B), a + o <= 1 (a part, the light
+    outline and the backdrop blurred together), is read back at shares a and o with no
+    residual, when F and O are no mix of each other and the backdrop."""
+    u, w = f - b, o - b
+    cross = np.linalg.norm(np.cross(u, w))
+    assume(cross > 0.3 * np.linalg.norm(u) * np.linalg.norm(w) and min(
+        np.linalg.norm(u), np.linalg.norm(w)) > 40)
+    o_share = (1 - a) * share
+    p = b + a * u + o_share * w
+    got_a, got_o, resid = despill.two_mix(p[None], b[None], f[None, None], o)
+    assert abs(got_a[0, 0] - a) < 0.01 and abs(got_o[0, 0] - o_share) < 0.01
+    assert resid[0, 0] < 0.5
 
 
 _backdrop = st.sampled_from([(40, 200, 70), (36, 180, 63)]).map(
@@ -395,11 +412,11 @@ def _portrait(parts: list, ink: tuple | None) -> np.ndarray:
     return rgba
 
 
-_colour = st.tuples(*[st.integers(0, 255)] * 3)
+_rgb = st.tuples(*[st.integers(0, 255)] * 3)
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(_colour, min_size=4, max_size=4), _colour)
+@given(st.lists(_rgb, min_size=4, max_size=4), _rgb)
 def test_an_outline_is_found_on_outlined_art_only(parts, ink):
     """The portrait's outline: its outermost opaque ring's colour when most of the ring is
     one colour (an ink line), else None (a character's ring is its parts' colours)."""
