@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from comfy_api.latest import io, ui
 
-from .core import despill, export, matte, pipeline
+from .core import backdrop, despill, export, matte, pipeline
 from .core.export import texturepacker
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
@@ -103,11 +103,11 @@ class SpriteMatte(io.ComfyNode):
                 portrait_mask=None) -> io.NodeOutput:
         reference = _reference("Sprite Matte", portrait, portrait_mask)
         arr = image_to_uint8(frames)[..., :3]
-        key = matte.estimate_key(arr)
+        key = backdrop.estimate_key(arr)
         h, w = arr.shape[1:3]
         # Where the silhouette moved between neighbouring frames (a part may be blurred
         # there), from the key's coarse masks, as Sprite Sheet and the driver do.
-        masks = matte.coarse_masks(matte.shrink(arr, matte.model_factor(h, w)), key)
+        masks = backdrop.coarse_masks(backdrop.shrink(arr, backdrop.model_factor(h, w)), key)
         full = key.sized(h, w)
         rgba = np.stack([matte.refine(f, full, defringe=defringe, reference=reference,
                                       moving=matte.moving_at(masks, i, (h, w)))

@@ -1,87 +1,22 @@
-"""Green-screen matte, despill and defringe, with the backdrop learned from the clip itself.
+"""Green-screen matte, despill and defringe of the sheet's frames, at full resolution.
 
-Why not a fixed #00FF00 key: a generated backdrop carries gradients, vignetting, noise and
-H.264 chroma subsampling. We estimate a smooth *plate* (the backdrop colour at every pixel)
-from pixels whose chromaticity matches the border's, and judge each pixel by how far it is
-from the plate *in colour, not in brightness*: a shadow or vignette darkens the backdrop
-along its own colour ray, a green shirt leaves that ray. So characters wearing green or teal
-keep their colours, and contact shadows do not become character.
-
-The soft edge comes from the compositing equation P = a*F + (1-a)*B solved in a band around
-the silhouette and the light wrap's reach, with F a colour the spill cannot reach and B the
-backdrop seen nearby (the un-mixing itself is core/despill.py); this module decides where
-to un-mix, with which candidate colours, what alpha follows (translucent where a part is
-blurred by motion), and a limiter relative to the chosen colour removes what is left
-without touching the character's own greens.
+The backdrop comes from core/backdrop.py (a plate learned from the clip). The soft edge comes
+from the compositing equation P = a*F + (1-a)*B solved in a band around the silhouette and
+the light wrap's reach, with F a colour the spill cannot reach and B the backdrop seen
+nearby (the un-mixing itself is core/despill.py); this module decides where to un-mix,
+with which candidate colours, what alpha follows (translucent where a part is blurred by
+motion), and a limiter relative to the chosen colour removes what is left without touching
+the character's own greens.
 """
 
 from __future__ import annotations
-
-import dataclasses
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from . import despill
+from .backdrop import KeyModel, clean_mask, colour_distance
 from .despill import FAR_COST, LUMA, LUMA_SEPARATION, RIM_SPILL_COST, SPILL_COST, palette, unmix
-
-# The plate already models gradients and vignetting, so only soft shadows remain: darker
-# than this share of the plate is character (a dark green shirt must not read as shadow).
-SHADOW_FLOOR = 0.75
-# Backdrop brighter than this multiple of the plate is a highlight on the character.
-HIGHLIGHT_CEIL = 1.3
-# A key colour must be saturated (pure green spans ~0.6 in chromaticity; grey spans 0).
-MIN_KEY_SATURATION = 0.2
-
-
-@dataclass(frozen=True)
-class KeyModel:
-    key: np.ndarray  # (3,) float32: median backdrop colour (RGB)
-    plate: np.ndarray  # (h, w, 3) float32 backdrop colour at the model's resolution
-    noise: float  # robust sigma of the backdrop's colour distance, in 0..255 units
-    threshold: float  # colour distance above which a pixel is character
-    backdrop_share: float  # share of the frame border that looks like the backdrop
-
-    def plate_at(self, height: int, width: int) -> np.ndarray:
-        if self.plate.shape[:2] == (height, width):
-            return self.plate
-        return cv2.resize(self.plate, (width, height), interpolation=cv2.INTER_LINEAR)
-
-    def sized(self, height: int, width: int) -> KeyModel:
-        """This model with its plate at full size, for refining many frames of that size
-        (refine would resize the plate for each)."""
-        return dataclasses.replace(self, plate=self.plate_at(height, width))
-
-
-def model_factor(h: int, w: int, model_side: int = 128) -> int:
-    """Integer shrink factor so the longer side is about model_side (integer factors take
-    OpenCV's fast area-averaging path)."""
-    return max(1, int(round(max(h, w) / model_side)))
-
-
-def shrink(frames: np.ndarray, factor: int) -> np.ndarray:
-    """Area-average (N, H, W, 3) frames by an integer factor (a ragged edge is dropped)."""
-    n, h, w, c = frames.shape
-    sh, sw = max(1, h // factor), max(1, w // factor)
-    if factor == 1:
-        return frames.copy()
-    cropped = frames[:, :sh * factor, :sw * factor]
-    # One call for the whole stack: with an integer factor no output row mixes two frames.
-    tall = np.ascontiguousarray(cropped).reshape(n * sh * factor, sw * factor, c)
-    return cv2.resize(tall, (sw, n * sh), interpolation=cv2.INTER_AREA).reshape(n, sh, sw, c)
-
-
-def _chromaticity(rgb: np.ndarray) -> np.ndarray:
-    s = rgb.sum(axis=-1, keepdims=True) + 1e-3
-    return rgb / s
-
-
-def _border(a: np.ndarray, width: int) -> np.ndarray:
-    """Pixels of the outer ring of each frame of (N, h, w, C), flattened to (M, C)."""
-    top, bottom = a[:, :width], a[:, -width:]
-    left, right = a[:, width:-width, :width], a[:, width:-width, -width:]
-    return np.concatenate([x.reshape(-1, a.shape[-1]) for x in (top, bottom, left, right)])
 
 
 def _normalized_blur(values: np.ndarray, weight: np.ndarray, sigma: float) -> tuple[
@@ -104,129 +39,6 @@ def _normalized_blur(values: np.ndarray, weight: np.ndarray, sigma: float) -> tu
         den = cv2.GaussianBlur(weight, (0, 0), sigma)
     return num / np.maximum(den, 1e-6)[..., None], den
 
-
-def colour_distance(rgb: np.ndarray, plate: np.ndarray) -> np.ndarray:
-    """How far each pixel is from the backdrop, ignoring darkening/brightening of it.
-
-    Split P - B into the part along B's colour ray (brightness: shadows, vignetting) and
-    the part across it (colour). Across counts fully; along counts only beyond the range a
-    shadow or highlight on the backdrop can reach. Planar float32 arithmetic: reductions
-    over a length-3 axis are many times slower in numpy.
-    """
-    p = rgb.astype(np.float32, copy=False)
-    pr, pg, pb = p[..., 0], p[..., 1], p[..., 2]
-    br, bg, bb = plate[..., 0], plate[..., 1], plate[..., 2]
-    norm_b = np.sqrt(br * br + bg * bg + bb * bb) + 1e-3
-    proj = (pr * br + pg * bg + pb * bb) / norm_b  # length of P along B's ray
-    across2 = pr * pr + pg * pg + pb * pb - proj * proj
-    d = np.sqrt(np.maximum(across2, 0.0))
-    d += np.maximum(SHADOW_FLOOR * norm_b - proj, 0.0)
-    d += np.maximum(proj - HIGHLIGHT_CEIL * norm_b, 0.0)
-    return d
-
-
-def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) -> KeyModel:
-    """Learn the backdrop of a clip (N, H, W, 3) uint8 RGB."""
-    n, h, w, _ = frames.shape
-    idx = np.unique(np.linspace(0, n - 1, min(samples, n)).round().astype(int))
-    small = shrink(frames[idx], model_factor(h, w, model_side)).astype(np.float32)
-    sh, sw = small.shape[1:3]
-    ring = max(1, round(min(sw, sh) / 40))
-    border = _border(small, ring)
-    key = np.median(border, axis=0)
-    chroma = _chromaticity(small)
-    key_chroma = _chromaticity(key)
-    dist = np.abs(chroma - key_chroma).max(-1)
-    border_dist = np.abs(_chromaticity(border) - key_chroma).max(-1)
-    # The border's own chroma spread sets the tolerance (gradients, noise), within bounds.
-    tol = float(np.clip(np.percentile(border_dist, 90) * 1.5, 0.02, 0.12))
-    bright = small.sum(-1) >= SHADOW_FLOOR * key.sum()
-    candidate = (dist <= tol) & bright
-    backdrop_share = float((border_dist <= tol).mean())
-    if key_chroma.max() - key_chroma.min() < MIN_KEY_SATURATION:
-        backdrop_share = 0.0  # a grey border is no chroma-key backdrop at all
-
-    # A smooth surface (gradient + vignette) fitted robustly to the backdrop pixels: a
-    # character's own greens are outliers to it and cannot bend it, unlike a local average.
-    plate = _fit_plate(small, candidate, key)
-    d = colour_distance(small, plate[None])
-    resid = d[candidate]
-    if resid.size < 16:
-        noise = 8.0
-    else:
-        noise = float(1.4826 * np.median(np.abs(resid - np.median(resid))) + np.median(resid))
-    threshold = float(np.clip(4.0 * noise + 8.0, 14.0, 60.0))
-    return KeyModel(key.astype(np.float32), plate, noise, threshold, backdrop_share)
-
-
-def _poly_terms(h: int, w: int) -> np.ndarray:
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    x, y = xx / max(w - 1, 1) - 0.5, yy / max(h - 1, 1) - 0.5
-    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y, x**3, x * x * y, x * y * y,
-                     y**3], -1).reshape(h * w, -1)
-
-
-def _fit_plate(small: np.ndarray, candidate: np.ndarray, key: np.ndarray,
-               max_samples: int = 12000) -> np.ndarray:
-    """Cubic surface per channel, iteratively reweighted (Tukey) to shed non-backdrop."""
-    n, h, w, _ = small.shape
-    terms = _poly_terms(h, w)
-    idx_f, idx_p = np.nonzero(candidate.reshape(n, -1))
-    if len(idx_p) < 50:
-        return np.broadcast_to(key, (h, w, 3)).astype(np.float32).copy()
-    rng = np.random.default_rng(0)
-    if len(idx_p) > max_samples:
-        pick = rng.choice(len(idx_p), max_samples, replace=False)
-        idx_f, idx_p = idx_f[pick], idx_p[pick]
-    a = terms[idx_p].astype(np.float64)
-    b = small.reshape(n, -1, 3)[idx_f, idx_p].astype(np.float64)
-    wts = np.ones(len(b))
-    ridge = 1e-6 * np.eye(a.shape[1])
-    for _ in range(4):
-        aw = a * wts[:, None]  # normal equations: a 10x10 solve instead of a tall lstsq
-        # einsum, not BLAS: a threaded BLAS may split these long sums by its thread count,
-        # and the plate must not depend on the machine's cores.
-        coef = np.linalg.solve(np.einsum("ni,nj->ij", aw, a) + ridge,
-                               np.einsum("ni,nj->ij", aw, b))
-        r = np.sqrt(((a @ coef - b) ** 2).sum(1))
-        c = 4.685 * max(1.4826 * np.median(r), 1.0) * 1.5
-        wts = np.where(r < c, (1 - (r / c) ** 2) ** 2, 0.0)
-    return (terms @ coef).reshape(h, w, 3).astype(np.float32)
-
-
-def _clean_mask(fg: np.ndarray, min_speck: int, max_hole: int,
-                parts: list | None = None) -> np.ndarray:
-    """Drop specks of character smaller than min_speck; fill enclosed holes up to max_hole.
-    When `parts` is a list, the share of the largest part in the mask is appended to it."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    if parts is not None:
-        areas = stats[1:, cv2.CC_STAT_AREA]
-        parts.append(float(areas.max() / areas.sum()) if len(areas) else 0.0)
-    keep = stats[:, cv2.CC_STAT_AREA] >= min_speck
-    keep[0] = False
-    fg = keep[labels].astype(np.uint8)
-    inv = 1 - fg
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
-    h, w = fg.shape
-    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
-    touches = (x == 0) | (y == 0) | (x + stats[:, cv2.CC_STAT_WIDTH] >= w) | (
-        y + stats[:, cv2.CC_STAT_HEIGHT] >= h)
-    fill = (~touches) & (stats[:, cv2.CC_STAT_AREA] <= max_hole)
-    fill[0] = False  # label 0 of the inverted mask is the character itself
-    return np.maximum(fg, fill[labels].astype(np.uint8))
-
-
-def coarse_masks(small: np.ndarray, key: KeyModel,
-                 parts: list | None = None) -> np.ndarray:
-    """Character masks of frames already at the key model's size: (N, h, w) uint8 0/1.
-    `parts` (a list) receives each frame's largest-part share, before speck removal."""
-    n, h, w, _ = small.shape
-    area = h * w
-    out = np.empty((n, h, w), np.uint8)
-    for i in range(n):  # frame by frame: a float copy of a long clip would dwarf the rest
-        fg = (colour_distance(small[i], key.plate) > key.threshold).astype(np.uint8)
-        out[i] = _clean_mask(fg, max(2, area // 4000), area // 400, parts)
-    return out
 
 
 # Share of the silhouette's edge band that is a light fringe, above which the frame is
@@ -330,7 +142,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     if ref is not None:
         raw |= _like_reference(p, d, ref, key)
     area = full[0] * full[1]  # thresholds scale with the frame, not with the crop
-    fg = _clean_mask(raw, max(4, area // 4000), area // 600)
+    fg = clean_mask(raw, max(4, area // 4000), area // 600)
     r = _edge_width(*full)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     fg = _open_slivers(p, plate, raw, fg, kernel, key.threshold)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from . import align as align_mod
-from . import despill, matte, qc
+from . import backdrop, despill, matte, qc
 from . import window as window_mod
 from .recipes import Recipe
 from .sheet import AlignmentInfo, Cell, ClipWindow, KeyColour, LoopGrade, QCFlag, Sheet
@@ -68,7 +68,7 @@ def _premultiplied_warp(rgba: np.ndarray, m: np.ndarray, size: tuple[int, int]) 
 class Analysis:
     """Every whole-clip decision, made on small frames."""
 
-    key: matte.KeyModel
+    key: backdrop.KeyModel
     scale: float  # small frames / full resolution
     masks: np.ndarray
     measures: align_mod.Measures
@@ -94,8 +94,8 @@ def _views(clip: Clip) -> tuple[np.ndarray, np.ndarray, int]:
     if clip.small is not None:
         return clip.frames, clip.small, clip.factor
     h, w = clip.frames.shape[1:3]
-    factor = matte.model_factor(h, w)
-    return clip.frames, matte.shrink(clip.frames, factor), factor
+    factor = backdrop.model_factor(h, w)
+    return clip.frames, backdrop.shrink(clip.frames, factor), factor
 
 
 class Stopwatch:
@@ -118,7 +118,7 @@ class _Decided:
     while the cells are being made: it changes no pixel, and needs no features (whole-clip
     arrays, ~70 KB a frame, which are not kept while the cells are made)."""
 
-    key: matte.KeyModel
+    key: backdrop.KeyModel
     scale: float
     small: np.ndarray  # the reduced frames, bars cut
     masks: np.ndarray
@@ -152,11 +152,11 @@ def _decide(clip: Clip, recipe: Recipe) -> _Decided:
     y1 = h if not bottom else (hs - bottom) * factor
     x1 = w if not right else (ws - right) * factor
     crop = (x0, y0, x1 - x0, y1 - y0)
-    key = matte.estimate_key(small)
+    key = backdrop.estimate_key(small)
     lap("key")
     scale = 1.0 / factor
     largest_share: list[float] = []
-    masks = matte.coarse_masks(small, key, largest_share)
+    masks = backdrop.coarse_masks(small, key, largest_share)
     lap("masks")
     measures = align_mod.measure(masks, scale)
     alignment = align_mod.fit(measures, trend=recipe.loop)

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from . import matte
+from .backdrop import estimate_key
 
 ACTIONS = ("idle", "walk", "run", "attack", "skill", "hurt")
 STILL_FRAMES = 3
@@ -58,7 +59,7 @@ def animate(first: np.ndarray, action: str, frames: int, seed: int = 0,
     if frames < 1:
         raise ValueError(f"frames must be >= 1, got {frames}")
     h, w, _ = first.shape
-    key = matte.estimate_key(first[None])
+    key = estimate_key(first[None])
     rgba = matte.refine(first, key, defringe=False)
     a = rgba[..., 3:4].astype(np.float32) / 255
     if (a > 0.5).sum() < 16:

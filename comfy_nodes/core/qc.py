@@ -144,7 +144,7 @@ def bars(small: np.ndarray) -> tuple[int, int, int, int]:
 def smear(small: np.ndarray, masks: np.ndarray, key) -> float:
     """Share of the character's area that is a faint copy of the previous frame (see
     SMEAR above); median over frames where the character moved."""
-    from .matte import colour_distance
+    from .backdrop import colour_distance
 
     plate = key.plate
     scores = []

@@ -41,7 +41,7 @@ class Clip:
 
 # Frame rates a file's average rate is snapped to when its frames are timed unevenly.
 COMMON_RATES = (8, 10, 12, 15, 16, 24, 25, 30, 48, 50, 60)
-SMALL_SIDE = 128  # the reduced copy's longer side (matte.model_factor's default)
+SMALL_SIDE = 128  # the reduced copy's longer side (backdrop.model_factor's default)
 
 
 def nominal_rate(average: float) -> float:

@@ -116,8 +116,8 @@ def test_decode_keeps_full_resolution_only_where_asked():
     clip = video.decode(fx.path, keep=5)
     assert clip.frames.shape == (5, 448, 448, 3) and clip.frame_count == 56
     assert clip.small is not None and clip.small.shape == (56, 112, 112, 3)
-    from comfy_nodes.core import matte
-    again = matte.shrink(clip.frames, clip.factor)
+    from comfy_nodes.core import backdrop
+    again = backdrop.shrink(clip.frames, clip.factor)
     assert np.abs(again.astype(int) - clip.small[:5]).max() <= 1
 
 

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from comfy_nodes.core import despill, matte
+from comfy_nodes.core import backdrop, despill, matte
 
 from .conftest import fixture
 
 
 def _refined(name: str, t: int):
     fx = fixture(name)
-    key = matte.estimate_key(fx.clip.frames)
+    key = backdrop.estimate_key(fx.clip.frames)
     return fx, key, matte.refine(fx.clip.frames[t], key)
 
 
@@ -96,7 +96,7 @@ def test_backdrop_is_transparent():
 def test_key_is_estimated_from_the_clip():
     """The key colour is the backdrop's, not #00FF00, and the noise is measured."""
     fx = fixture("walk")
-    key = matte.estimate_key(fx.clip.frames)
+    key = backdrop.estimate_key(fx.clip.frames)
     assert key.key[1] > key.key[0] + 60 and key.key[1] > key.key[2] + 60
     assert abs(key.key[0] - 40) < 25 and abs(key.key[2] - 70) < 25
     assert 0 < key.noise < 10
@@ -176,7 +176,7 @@ def test_a_smeared_edge_keeps_its_own_colour_next_to_a_green_part():
 RED = np.array([200, 40, 50], np.float32)
 
 
-def _bar_with_blur(width: int) -> tuple[np.ndarray, matte.KeyModel]:
+def _bar_with_blur(width: int) -> tuple[np.ndarray, backdrop.KeyModel]:
     """A red bar on green, 448 px like H3's clips, whose right `width` px are a 50 % mix
     of red and green (the bar's edge blurred by motion), and the key learned from it."""
     green = np.array([40, 200, 70], np.float32)
@@ -184,10 +184,10 @@ def _bar_with_blur(width: int) -> tuple[np.ndarray, matte.KeyModel]:
     frame[100:340, 150:250] = RED
     frame[100:340, 250:250 + width] = 0.5 * RED + 0.5 * green
     frame = frame.astype(np.uint8)
-    return frame, matte.estimate_key(np.repeat(frame[None], 4, axis=0))
+    return frame, backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
 
 
-def _blurred_bar() -> tuple[np.ndarray, matte.KeyModel, np.ndarray, np.ndarray]:
+def _blurred_bar() -> tuple[np.ndarray, backdrop.KeyModel, np.ndarray, np.ndarray]:
     """The bar blurred over 6 px (narrower than the light wrap's reach), the mix's pixels
     clear of the rim's outer 2 px and the ends, and where it moved."""
     frame, key = _bar_with_blur(6)
@@ -279,14 +279,14 @@ def test_a_shirt_of_the_backdrops_green_is_kept_with_the_portrait():
     CRF 24's: under the key's threshold it is lost without the portrait's colours, and kept
     whole with them; the backdrop's own noise never turns into character."""
     rng = np.random.default_rng(1)
-    backdrop, shirt = np.array([32, 163, 56], np.float32), np.array([50, 178, 66], np.float32)
-    frame = np.tile(backdrop, (200, 200, 1)) + rng.normal(0, 2.5, (200, 200, 3))
+    green, shirt = np.array([32, 163, 56], np.float32), np.array([50, 178, 66], np.float32)
+    frame = np.tile(green, (200, 200, 1)) + rng.normal(0, 2.5, (200, 200, 3))
     frame[60:140, 60:140] = shirt + rng.normal(0, 2.5, (80, 80, 3))
     frame = np.clip(frame, 0, 255).astype(np.uint8)
-    key = matte.estimate_key(np.repeat(frame[None], 4, axis=0))
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
     inside = np.zeros((200, 200), bool)
     inside[66:134, 66:134] = True
-    assert matte.colour_distance(shirt[None], key.plate[:1, :1])[0, 0] < key.threshold
+    assert backdrop.colour_distance(shirt[None], key.plate[:1, :1])[0, 0] < key.threshold
     plain = matte.refine(frame, key)
     assert (plain[..., 3][inside] < 128).mean() > 0.5  # the threshold alone loses it
     ref = np.array([shirt, [200, 150, 110], [30, 90, 80]], np.float32)
@@ -321,8 +321,8 @@ def test_a_gap_narrower_than_a_colour_block_is_backdrop(tmp_path):
     frame[360:400, 211:274] = skin  # a dark-light boundary, antialiased by H.264
     assert abs(float((np.array(belt) - green) @ despill.LUMA)) < 10
     frames = _through_h264(frame, tmp_path)
-    key = matte.estimate_key(frames)
-    gap = matte.colour_distance(frames[0][120:320, 211:213].astype(np.float32),
+    key = backdrop.estimate_key(frames)
+    gap = backdrop.colour_distance(frames[0][120:320, 211:213].astype(np.float32),
                                 key.plate_at(448, 448)[120:320, 211:213])
     assert gap.min() > key.threshold  # what the key alone sees there: character
     reference = np.array([leg, skin], np.float32)  # the belt is judged by its colour
