@@ -356,6 +356,11 @@ CASES: dict[str, Spec] = {
     # A light outline round fast legs: blurred with leg and backdrop, a three-way mix the
     # key took for character (IoU 0.913) until the outline's share was un-mixed too.
     "run_light_outline": Spec(action="run", light_outline=True, seed=51),
+    # An ink outline on a blue screen: the ink's luma is too near the backdrop's to read
+    # the mix from, and the RGB un-mixing of its smeared rim overshot to (51, 40, 4)
+    # (edge -9.3) until the key channel was kept near the ink's own.
+    "hurt_outlined_blue": Spec(action="hurt", period=0.6, style="outlined", key=(20, 60, 200),
+                               seed=44),
 }
 
 # The QC flags each case must raise (and no other).
