@@ -16,7 +16,7 @@ from driver import disk
 from driver.generate import Generated
 from driver.joblist_load import Loaded
 from driver.jobs import Job
-from driver.process import portrait_reference, write_sheet
+from driver.process import load_reference, write_sheet
 from driver.report import Progress, Summary
 from driver.store import Status, Store
 
@@ -50,7 +50,7 @@ class Post:
             res = pipeline.process_clip(clip, j.action, j.recipe, character=j.cid,
                                         cell_height=self.loaded.spec.cell_height,
                                         max_width=self.loaded.spec.max_width,
-                                        reference=portrait_reference(j.portrait))
+                                        reference=load_reference(j.portrait))
             with self.lock:
                 written = write_sheet(res, j.out_dir, j.action, self.loaded.out, j.formats,
                                       j.image_format)

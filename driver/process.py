@@ -30,7 +30,7 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str, backup_root: Path,
                               back_up=lambda paths: back_up(paths, backup_root))
 
 
-def portrait_reference(path: Path | None) -> despill.Reference | None:
+def load_reference(path: Path | None) -> despill.Reference | None:
     """What the portrait tells the despill: colours of the character no backdrop has
     spilled on, and its outline's."""
     return None if path is None else despill.portrait_reference(load_portrait(path))
@@ -42,7 +42,7 @@ def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: s
             image_format: ImageFormat = ImageFormat.WEBP,
             backup_root: Path | None = None, portrait: Path | None = None) -> Processed:
     """Decode, post-process and write. Raises ClipError before anything is written."""
-    reference = portrait_reference(portrait)
+    reference = load_reference(portrait)
     clip = decode(clip_path, keep=pipeline.full_frames(recipe))
     sheet = pipeline.process_clip(clip, action, recipe, character=character,
                                   cell_height=cell_height, max_width=max_width,

@@ -138,7 +138,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
             full: tuple[int, int], reference: despill.Reference | None = None,
             moving: np.ndarray | None = None) -> np.ndarray:
     h, w, _ = frame.shape
-    # The portrait's colours, or None: every portrait-based step below is skipped then.
+    # The portrait's colours, or None (no portrait, or an empty palette): the steps below
+    # that use them are skipped then.
     ref = None if reference is None or not len(reference.palette) else np.asarray(
         reference.palette, np.float32)
     ink = None if reference is None else reference.outline  # the portrait's drawn outline
@@ -354,16 +355,19 @@ def _unmix_outline(P: np.ndarray, B: np.ndarray, outline: np.ndarray, interior: 
     """In a frame with a light outline (描边), edge pixels (M, 3) that are three-way mixes of
     a part (the interior nearby, or a portrait colour), the outline's colour and the
     backdrop B: (alpha, colour) with the part's share as alpha where that is lower than
-    `a`. Not where the pixel is near a portrait colour (a white glove is no outline, a
-    green shirt's spilled edge no blur)."""
+    `a`. Not where the pixel is near a portrait colour (a green shirt's spilled edge is no
+    blur), nor where the part nearby lies on the outline's line from the backdrop."""
     cands = np.concatenate([interior[:, None],
                             np.broadcast_to(portrait, (len(P), *portrait.shape))], 1)
     share, extra, resid = despill.two_mix(P, B, cands, outline)
     best = np.argmin(resid, 1)
     rows = np.arange(len(P))
     share, extra, resid = share[rows, best], extra[rows, best], resid[rows, best]
+    # Where the part nearby is coloured like the outline (a white glove, a silver blade),
+    # their shares cannot be told apart: kept as they are.
+    ambiguous = ~despill.separable(B, interior[:, None], outline)[:, 0]
     use = ((extra >= OUTLINE_MIX_SHARE) & (resid <= OUTLINE_MIX_FIT + 2 * noise) & (share < a)
-           & (despill.nearest(P, portrait) > despill.UNBLUR_KEEP))
+           & ~ambiguous & (despill.nearest(P, portrait) > despill.UNBLUR_KEEP))
     return (np.where(use, share, a),
             np.where(use[:, None], cands[rows, best], Fp))
 

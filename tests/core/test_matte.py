@@ -419,10 +419,57 @@ _rgb = st.tuples(*[st.integers(0, 255)] * 3)
 @given(st.lists(_rgb, min_size=4, max_size=4), _rgb)
 def test_an_outline_is_found_on_outlined_art_only(parts, ink):
     """The portrait's outline: its outermost opaque ring's colour when most of the ring is
-    one colour (an ink line), else None (a character's ring is its parts' colours)."""
+    one colour that does not run on inward (an ink line), else None (a character's ring is
+    its parts' colours)."""
     far = all(np.abs(np.subtract(p, q)).max() > 40
               for i, p in enumerate(parts) for q in parts[i + 1:])
+    # A line: at most one part is of the ink's colour (else the colour runs on inward).
+    assume(sum(np.abs(np.subtract(p, ink)).max() <= 40 for p in parts) <= 1)
     found = despill.outline_colour(_portrait(parts, ink))
     assert found is not None and np.abs(found - ink).max() <= 4
     if far:  # four distinct parts: no colour covers half the ring
         assert despill.outline_colour(_portrait(parts, None)) is None
+
+
+def test_no_outline_on_a_one_colour_character_or_a_cloak():
+    """A colour that covers most of the ring but runs on inward is no line: a one-colour
+    character, and a dark cloak round three quarters of one, have no outline."""
+    blob = _portrait([(200, 50, 50)] * 4, None)
+    cloak = _portrait([(30, 30, 35)] * 3 + [(236, 190, 150)], None)
+    assert despill.outline_colour(blob) is None
+    assert despill.outline_colour(cloak) is None
+    assert despill.outline_colour(_portrait([(30, 30, 35)] * 3 + [(236, 190, 150)],
+                                            (240, 240, 240))) is not None
+
+
+def test_separable_tells_a_colour_from_one_on_its_line():
+    """Two colours on one line from the backdrop (a white glove and a white outline, or the
+    glove half as bright) cannot be told apart in a mix; at a right angle they can."""
+    b = np.array([[40, 200, 70]], np.float32)
+    white = np.array([235, 235, 235], np.float32)
+    cands = np.stack([white, b[0] + 0.5 * (white - b[0]),
+                      b[0] + np.cross(white - b[0], [1, 0, 0])])[None]
+    assert despill.separable(b, cands, white)[0].tolist() == [False, False, True]
+
+
+def test_a_part_coloured_like_the_light_outline_keeps_its_blurred_end():
+    """Light-outlined art with a white glove whose end is blurred 50 % with the backdrop
+    where it moved: the three-way un-mixing cannot split glove from outline there, so the
+    end keeps its alpha (it once went to 0: 235 pixels of a glove lost)."""
+    green, white, red = (np.array(c, np.float32) for c in ((40, 200, 70), (235, 235, 235),
+                                                           (200, 40, 50)))
+    rng = np.random.default_rng(0)
+    frame = np.tile(green, (448, 448, 1))
+    cv2.circle(frame, (180, 224), 110, tuple(map(float, red)), -1, lineType=cv2.LINE_AA)
+    frame[210:240, 280:360] = white
+    frame[210:240, 360:368] = 0.5 * white + 0.5 * green
+    cv2.circle(frame, (180, 224), 110, tuple(map(float, white)), 3, lineType=cv2.LINE_AA)
+    frame = np.clip(frame + rng.normal(0, 1.5, frame.shape), 0, 255).astype(np.uint8)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    moving = np.zeros((448, 448), bool)
+    moving[200:250, 340:380] = True
+    out = matte.refine(frame, key, reference=despill.Reference(np.stack([red, white])),
+                       moving=moving)
+    end = out[214:236, 361:367, 3]
+    assert 100 <= np.median(end) <= 156 and end.min() >= 64, end
+    assert out[214:236, 290:355, 3].min() == 255
