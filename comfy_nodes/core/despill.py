@@ -54,8 +54,8 @@ FAR_COST = 8.0
 # them apart. Measured over the outlined fixtures and unseen clips (edge excess): ink on a
 # zombie +9.6 -> +4.7, on a knight with 6 px wrap -8.9 -> -6.9; a bonus of 2 to 12 moved
 # each monotonically by under 1.5, and no portrait without an outline has a ring above 0.34.
-OUTLINE_SHARE = 0.5
-OUTLINE_SPREAD = 20.0
+RING_SHARE = 0.5
+RING_SPREAD = 20.0
 OUTLINE_BONUS = 8.0
 
 # Luma difference between the chosen colour and the backdrop above which the rim's mix
@@ -124,8 +124,8 @@ def portrait_reference(rgba: np.ndarray) -> Reference:
 
 def outline_colour(rgba: np.ndarray) -> np.ndarray | None:
     """The colour of the portrait's outline (an ink line round the silhouette): the most
-    common colour of its outermost opaque ring, when OUTLINE_SHARE of the ring is within
-    OUTLINE_SPREAD levels of it and a band further in is not. None for art without one:
+    common colour of its outermost opaque ring, when RING_SHARE of the ring is within
+    RING_SPREAD levels of it and a band further in is not. None for art without one:
     a flat or shaded character's ring is its parts' colours (at most 0.34 of it one colour
     in our fixtures); a one-colour character's, or a cloak's, colour runs on inward."""
     solid = rgba[..., 3] >= 250
@@ -138,8 +138,8 @@ def outline_colour(rgba: np.ndarray) -> np.ndarray | None:
     mode = values[np.argmax(counts)]
     centre = np.array([mode // 4096, mode // 64 % 64, mode % 64], np.float32) * 4 + 1.5
     colour = np.median(px[np.abs(px - centre).max(1) <= 12], 0).astype(np.float32)
-    share = float((np.abs(px - colour).max(1) <= OUTLINE_SPREAD).mean())
-    if share < OUTLINE_SHARE:
+    share = float((np.abs(px - colour).max(1) <= RING_SPREAD).mean())
+    if share < RING_SHARE:
         return None
     # An outline is a line: a band further in (4-8 px) is mostly other colours. A
     # one-colour character, or a dark cloak round most of one, has no outline.
@@ -147,8 +147,8 @@ def outline_colour(rgba: np.ndarray) -> np.ndarray | None:
     in4 = cv2.erode(solid.astype(np.uint8), kernel)
     band = (in4 > 0) & (cv2.erode(in4, kernel) == 0)
     inner = rgba[..., :3][band].astype(np.float32)
-    if len(inner) and float((np.abs(inner - colour).max(1) <= OUTLINE_SPREAD).mean()) >= (
-            OUTLINE_SHARE):
+    if len(inner) and float((np.abs(inner - colour).max(1) <= RING_SPREAD).mean()) >= (
+            RING_SHARE):
         return None
     return colour
 

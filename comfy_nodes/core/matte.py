@@ -44,14 +44,14 @@ def _normalized_blur(values: np.ndarray, weight: np.ndarray, sigma: float) -> tu
 # Share of the silhouette's edge band that is a light fringe, above which the frame is
 # outlined. Measured: outlined characters 0.24-0.55; without outline, light swords and
 # all, at most 0.06.
-OUTLINE_SHARE = 0.15
+FRINGE_SHARE = 0.15
 FRINGE_LIGHTER = 25.0  # luma levels above both the backdrop and the interior nearby
 
 
-def _fringe(rgb: np.ndarray, backdrop: np.ndarray, interior: np.ndarray) -> np.ndarray:
+def _fringe(rgb: np.ndarray, plate: np.ndarray, interior: np.ndarray) -> np.ndarray:
     """Pixels brighter than both the backdrop and the character's colour nearby: no mix of
     the two can be, so something light was drawn there (an outline, 描边)."""
-    return rgb @ LUMA > np.maximum(backdrop @ LUMA, interior @ LUMA) + FRINGE_LIGHTER
+    return rgb @ LUMA > np.maximum(plate @ LUMA, interior @ LUMA) + FRINGE_LIGHTER
 
 
 def _edge_width(h: int, w: int) -> int:
@@ -293,14 +293,14 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # touches it only here and there. Judge the frame first, then the pixels.
     fringe = has_f & _fringe(P, B, interior)
     edge = rim & (dep >= 1)
-    outline = defringe and edge.any() and bool(fringe[edge].mean() > OUTLINE_SHARE)
+    light_outlined = defringe and edge.any() and bool(fringe[edge].mean() > FRINGE_SHARE)
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
     # the opaque ring just inside it.
     ring2 = (dep > r) & (dep <= r + 1)
-    t_edge = float(np.clip(np.median(t[ring2]) if ring2.sum() > 8 and not outline else 1.0,
+    t_edge = float(np.clip(np.median(t[ring2]) if ring2.sum() > 8 and not light_outlined else 1.0,
                            0.5, 1.0))
     a = np.where(rim, np.clip(t / t_edge, 0, 1), np.where(blurred, t, 1.0))
-    if outline:
+    if light_outlined:
         # Outlined: the rim mixes outline and backdrop; its share of character is read
         # against the interior colour nearby only (a backdrop-like palette colour would
         # explain the outline's faint outer edge as half-opaque character).
@@ -323,7 +323,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     alpha_s[zb] = a
     rgb_s = rgb[sl]
     rgb_s[zb] = np.clip(Fp, 0, 255)
-    if outline:
+    if light_outlined:
         # The ring is a few pixels wide: clear its whole width, judged against the
         # interior colour, where it sits just inside the silhouette.
         # Round the gaps the mask filled (between arm and body) too: the outline runs
@@ -349,7 +349,8 @@ OUTLINE_MIX_SHARE = 0.1
 OUTLINE_MIX_FIT = 30.0
 
 
-def _unmix_outline(P: np.ndarray, B: np.ndarray, outline: np.ndarray, interior: np.ndarray,
+def _unmix_outline(P: np.ndarray, B: np.ndarray, fringe_colour: np.ndarray,
+                   interior: np.ndarray,
                    portrait: np.ndarray, a: np.ndarray, Fp: np.ndarray,
                    noise: float) -> tuple[np.ndarray, np.ndarray]:
     """In a frame with a light outline (描边), edge pixels (M, 3) that are three-way mixes of
@@ -359,13 +360,13 @@ def _unmix_outline(P: np.ndarray, B: np.ndarray, outline: np.ndarray, interior: 
     blur), nor where the part nearby lies on the outline's line from the backdrop."""
     cands = np.concatenate([interior[:, None],
                             np.broadcast_to(portrait, (len(P), *portrait.shape))], 1)
-    share, extra, resid = despill.two_mix(P, B, cands, outline)
+    share, extra, resid = despill.two_mix(P, B, cands, fringe_colour)
     best = np.argmin(resid, 1)
     rows = np.arange(len(P))
     share, extra, resid = share[rows, best], extra[rows, best], resid[rows, best]
     # Where the part nearby is coloured like the outline (a white glove, a silver blade),
     # their shares cannot be told apart: kept as they are.
-    ambiguous = ~despill.separable(B, interior[:, None], outline)[:, 0]
+    ambiguous = ~despill.separable(B, interior[:, None], fringe_colour)[:, 0]
     use = ((extra >= OUTLINE_MIX_SHARE) & (resid <= OUTLINE_MIX_FIT + 2 * noise) & (share < a)
            & ~ambiguous & (despill.nearest(P, portrait) > despill.UNBLUR_KEEP))
     return (np.where(use, share, a),
@@ -503,9 +504,9 @@ def _open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndar
     v2 = (v * v).sum(-1)
     t = ((P - B) * v).sum(-1) / np.maximum(v2, 1e-6)
     near_b = colour_distance(P, B) < SLIVER_DISTANCE * threshold
-    backdrop = (support > 1e-3) & (v2 > (3 * threshold) ** 2) & (t < SLIVER_SHARE) & near_b
+    seen_through = (support > 1e-3) & (v2 > (3 * threshold) ** 2) & (t < SLIVER_SHARE) & near_b
     out = fg.copy()
-    out[ys[backdrop], xs[backdrop]] = 0
+    out[ys[seen_through], xs[seen_through]] = 0
     return out
 
 

@@ -67,7 +67,7 @@ def animate(first: np.ndarray, action: str, frames: int, seed: int = 0,
     plate = key.plate_at(h, w)
     # The backdrop with the character lifted off; widened so no edge pixel stays behind.
     a_bg = cv2.dilate(a[..., 0], np.ones((5, 5), np.uint8))[..., None]
-    backdrop = first * (1 - a_bg) + plate * a_bg
+    behind = first * (1 - a_bg) + plate * a_bg
     ys, xs = np.nonzero(a[..., 0] > 0.5)
     feet = (float(np.median(xs)), float(ys.max() + 1))
     top = float(ys.min())
@@ -107,7 +107,7 @@ def animate(first: np.ndarray, action: str, frames: int, seed: int = 0,
             colour = colour + (255 * la - colour) * mo["flash"]
         if mo.get("glow"):
             colour = colour * (1 + mo["glow"])
-        frame = colour + backdrop * (1 - la)
+        frame = colour + behind * (1 - la)
         out[i] = np.clip(frame + 0.5, 0, 255).astype(np.uint8)
     if last is not None and frames > 1:
         _ease_into(out, last)

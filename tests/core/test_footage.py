@@ -140,14 +140,20 @@ def test_too_short_a_clip_is_refused(tmp_path):
 
 
 def test_process_takes_the_portrait(tmp_path):
-    """`driver process --portrait` un-mixes against the portrait's palette."""
-    fx = footage.footage("walk_shaded_green_wrap6")
-    portrait = tmp_path / "ranger.png"
+    """`driver process --portrait` un-mixes against what the portrait tells (its colours and
+    its ink outline): the sheet differs from the one made without it."""
+    fx = footage.footage("skill_teal")
+    portrait = tmp_path / "zombie.png"
     Image.fromarray(fx.portrait, "RGBA").save(portrait)
-    res = run_cli("driver", "process", str(fx.path), "--action", "walk", "--out",
-                  str(tmp_path), "--portrait", str(portrait), "--json")
-    assert res.code == 0, res.err
-    assert json.loads(res.out)["frame_count"] == 10
+    sheets = []
+    for name, extra in (("with", ["--portrait", str(portrait)]), ("without", [])):
+        res = run_cli("driver", "process", str(fx.path), "--action", "skill", "--out",
+                      str(tmp_path / name), "--json", *extra)
+        assert res.code == 0, res.err
+        assert json.loads(res.out)["frame_count"] == 10
+        with Image.open(tmp_path / name / "skill.webp") as im:
+            sheets.append(np.asarray(im.convert("RGBA")))
+    assert sheets[0].shape == sheets[1].shape and not np.array_equal(*sheets)
     res = run_cli("driver", "process", str(fx.path), "--action", "walk", "--out",
                   str(tmp_path), "--portrait", str(tmp_path / "missing.png"))
     assert res.code == 1 and "missing.png" in res.err

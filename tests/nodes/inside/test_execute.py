@@ -213,14 +213,22 @@ def test_sprite_sheet_writes_every_format(output_dir):
 
 def test_sprite_sheet_and_matte_despill_with_the_portrait(output_dir):
     """Given the portrait (Load Image's IMAGE and MASK), Sprite Sheet makes the sheet the
-    driver makes with `--portrait`: the despill un-mixes against the portrait's palette
-    (not the same sheet as without it). Sprite Matte takes it too. A portrait IMAGE
-    without its MASK is refused in one line naming the node."""
+    driver makes with `--portrait`: the despill un-mixes against the portrait's colours
+    and its ink outline (not the same sheet as without it). Sprite Matte takes it too. A
+    portrait IMAGE without its MASK is refused in one line naming the node."""
+    import cv2
+
     from comfy_nodes.core import despill, pipeline
     from comfy_nodes.core.recipes import DEFAULT_RECIPES
     from comfy_nodes.core.video import Clip
 
-    rgba, image, mask = _portrait_tensors(120, 180)
+    rgba, _, mask = _portrait_tensors(120, 180)
+    # An ink line round it (2 px), so that the portrait's outline takes part too.
+    solid = rgba[..., 3] >= 250
+    rgba[solid & (cv2.dilate((~solid).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0),
+         :3] = (34, 28, 40)
+    image = torch.from_numpy(rgba[..., :3].astype(np.float32) / 255)[None]
+    assert despill.portrait_reference(rgba).outline is not None
     clip = _clip_tensor()
     out = nodes_sprite.SpriteSheet.execute(clip, "hero", "walk", 0, 0.0, 24.0, 120, 8000,
                                            portrait=image, portrait_mask=mask)
