@@ -251,29 +251,21 @@ def _smeared_fit(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
     return t, resid + CHROMA_SHARE_COST * np.abs(s - t)
 
 
-def separable(B: np.ndarray, cands: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """(M, K) bool: whether each candidate (M, K, 3) and `other` (3,) point in different
-    directions from the backdrop B (M, 3), |u x w| >= TWO_MIX_SEPARATION |u| |w|: only then
-    can a mix of the two be told apart from either alone."""
-    u = (cands - B[:, None]).astype(np.float64)
-    w = (np.asarray(other, np.float64)[None] - B)[:, None]
-    cross = np.cross(u, np.broadcast_to(w, u.shape))
-    return (np.einsum("mkc,mkc->mk", cross, cross) >= TWO_MIX_SEPARATION ** 2
-            * np.einsum("mkc,mkc->mk", u, u) * np.einsum("mkc,mkc->mk", w, w))
-
-
 # A part and a second colour tell their shares apart only when their directions from the
 # backdrop differ by this much (|u x w| / |u| |w|, the sine of the angle between them).
 TWO_MIX_SEPARATION = 0.1
 
 
-def two_mix(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
-            other: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def two_mix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, other: np.ndarray) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Pixels (M, 3) as mixes of a candidate (M, K, 3), a second colour `other` (3,) and
     the backdrop B (M, 3): P - B = a (F - B) + o (other - B), least squares with a and o
     each clipped to [0, 1] (a first, then o for it: not the optimum over the mixes that
     exist, a, o >= 0, a + o <= 1; that one scored the light-outlined fixtures worse, edge
-    -6.1 -> -10.2). Meaningful only where `separable`. Returns (a, o, residual), (M, K)."""
+    -6.1 -> -10.2). Returns (a, o, residual, separable), each (M, K): separable where the
+    candidate and `other` point in different directions from the backdrop,
+    |u x w| >= TWO_MIX_SEPARATION |u| |w|; elsewhere a mix of the two cannot be told
+    apart from either alone (a white glove and a white outline)."""
     d = P - B
     u = cands - B[:, None]
     w = np.asarray(other, np.float32)[None] - B  # (M, 3)
@@ -282,11 +274,15 @@ def two_mix(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
     ud = np.einsum("mkc,mc->mk", u, d)
     ww = np.einsum("mc,mc->m", w, w)[:, None]
     wd = np.einsum("mc,mc->m", w, d)[:, None]
+    # |u x w|^2 = |u|^2 |w|^2 - (u.w)^2, in float64: nearly parallel colours cancel.
+    uu64, uw64, ww64 = uu.astype(np.float64), uw.astype(np.float64), ww.astype(np.float64)
+    cross2 = uu64 * ww64 - uw64 * uw64
+    separable = cross2 >= TWO_MIX_SEPARATION ** 2 * uu64 * ww64
     det = np.maximum(uu * ww - uw * uw, 1e-3)
     a = np.clip((ud * ww - wd * uw) / det, 0.0, 1.0)
     o = np.clip((wd - a * uw) / np.maximum(ww, 1e-3), 0.0, 1.0)
     off = d[:, None] - a[..., None] * u - o[..., None] * w[:, None]
-    return a, o, np.sqrt(np.einsum("mkc,mkc->mk", off, off))
+    return a, o, np.sqrt(np.einsum("mkc,mkc->mk", off, off)), separable
 
 
 def unblur(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray,

@@ -360,13 +360,13 @@ def _unmix_outline(P: np.ndarray, B: np.ndarray, fringe_colour: np.ndarray,
     blur), nor where the part nearby lies on the outline's line from the backdrop."""
     cands = np.concatenate([interior[:, None],
                             np.broadcast_to(portrait, (len(P), *portrait.shape))], 1)
-    share, extra, resid = despill.two_mix(P, B, cands, fringe_colour)
+    share, extra, resid, separable = despill.two_mix(P, B, cands, fringe_colour)
     best = np.argmin(resid, 1)
     rows = np.arange(len(P))
     share, extra, resid = share[rows, best], extra[rows, best], resid[rows, best]
     # Where the part nearby is coloured like the outline (a white glove, a silver blade),
     # their shares cannot be told apart: kept as they are.
-    ambiguous = ~despill.separable(B, interior[:, None], fringe_colour)[:, 0]
+    ambiguous = ~separable[:, 0]  # column 0: the interior nearby
     use = ((extra >= OUTLINE_MIX_SHARE) & (resid <= OUTLINE_MIX_FIT + 2 * noise) & (share < a)
            & ~ambiguous & (despill.nearest(P, portrait) > despill.UNBLUR_KEEP))
     return (np.where(use, share, a),

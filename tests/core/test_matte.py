@@ -130,7 +130,8 @@ def test_two_mix_recovers_a_three_way_mix(f, o, b, a, share):
         np.linalg.norm(u), np.linalg.norm(w)) > 40)
     o_share = (1 - a) * share
     p = b + a * u + o_share * w
-    got_a, got_o, resid = despill.two_mix(p[None], b[None], f[None, None], o)
+    got_a, got_o, resid, sep = despill.two_mix(p[None], b[None], f[None, None], o)
+    assert sep[0, 0]  # sin >= 0.3 assumed, above TWO_MIX_SEPARATION
     assert abs(got_a[0, 0] - a) < 0.01 and abs(got_o[0, 0] - o_share) < 0.01
     assert resid[0, 0] < 0.5
 
@@ -442,14 +443,15 @@ def test_no_outline_on_a_one_colour_character_or_a_cloak():
                                             (240, 240, 240))) is not None
 
 
-def test_separable_tells_a_colour_from_one_on_its_line():
+def test_two_mix_tells_a_colour_from_one_on_its_line():
     """Two colours on one line from the backdrop (a white glove and a white outline, or the
     glove half as bright) cannot be told apart in a mix; at a right angle they can."""
     b = np.array([[40, 200, 70]], np.float32)
     white = np.array([235, 235, 235], np.float32)
     cands = np.stack([white, b[0] + 0.5 * (white - b[0]),
                       b[0] + np.cross(white - b[0], [1, 0, 0])])[None]
-    assert despill.separable(b, cands, white)[0].tolist() == [False, False, True]
+    p = b + 0.3 * (white - b)
+    assert despill.two_mix(p, b, cands, white)[3][0].tolist() == [False, False, True]
 
 
 def test_a_part_coloured_like_the_light_outline_keeps_its_blurred_end():
