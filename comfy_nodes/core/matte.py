@@ -140,8 +140,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     h, w, _ = frame.shape
     # The portrait's colours, or None (no portrait, or an empty palette): the steps below
     # that use them are skipped then.
-    ref = None if reference is None or not len(reference.palette) else np.asarray(
-        reference.palette, np.float32)
+    ref = None if reference is None or not len(reference.palette) else reference.palette
     ink = None if reference is None else reference.outline  # the portrait's drawn outline
     p = frame.astype(np.float32)
     d = colour_distance(p, plate)
@@ -205,7 +204,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     if ref is not None:
         pal.append(ref)
     if ink is not None:
-        pal.append(np.asarray(ink, np.float32).reshape(1, 3))
+        pal.append(ink[None])  # Reference keeps float32 (3,)
     fixed = np.concatenate(pal) if pal else np.zeros((0, 3), np.float32)
     # Filled in place: stacking broadcast copies of the palettes cost more than un-mixing.
     C = np.empty((len(P), 2 + len(fixed), 3), np.float32)
