@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from comfy_api.latest import io, ui
 
-from .core import backdrop, despill, export, matte, pipeline
+from .core import backdrop, despill, export, matte, pipeline, silhouette
 from .core.export import texturepacker
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
@@ -110,7 +110,7 @@ class SpriteMatte(io.ComfyNode):
         masks = backdrop.coarse_masks(backdrop.shrink(arr, backdrop.model_factor(h, w)), key)
         full = key.sized(h, w)
         rgba = np.stack([matte.refine(f, full, defringe=defringe, reference=reference,
-                                      moving=matte.moving_at(masks, i, (h, w)))
+                                      moving=silhouette.moving_at(masks, i, (h, w)))
                          for i, f in enumerate(arr)])
         return io.NodeOutput(uint8_to_image(rgba[..., :3]), uint8_to_mask(rgba[..., 3]))
 

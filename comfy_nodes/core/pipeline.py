@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from . import align as align_mod
-from . import backdrop, despill, matte, qc
+from . import backdrop, despill, matte, qc, silhouette
 from . import window as window_mod
 from .recipes import Recipe
 from .sheet import AlignmentInfo, Cell, ClipWindow, KeyColour, LoopGrade, QCFlag, Sheet
@@ -273,7 +273,7 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         if len(xs):
             box = (int(xs.min() / scale) - margin, int(ys.min() / scale) - margin,
                    int((xs.max() + 1) / scale) + margin, int((ys.max() + 1) / scale) + margin)
-        moving = matte.moving_at(masks, t, (h, w))
+        moving = silhouette.moving_at(masks, t, (h, w))
         rgba = matte.refine(frames[t], key, box=box, reference=reference, moving=moving)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)

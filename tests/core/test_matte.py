@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from comfy_nodes.core import backdrop, despill, matte
+from comfy_nodes.core import backdrop, despill, matte, silhouette
 
 from .conftest import fixture
 
@@ -238,11 +238,11 @@ def test_moving_region_is_what_the_silhouette_swept():
     now = np.zeros((10, 10), np.uint8)
     now[2:6, 2:6] = 1
     after = np.roll(now, 2, axis=1)
-    region = matte.moving_region(now, now, after, (40, 40))
+    region = silhouette.moving_region(now, now, after, (40, 40))
     assert region.shape == (40, 40)
     assert region[4 * 3, 4 * 6] and region[4 * 3, 4 * 7]  # swept by the move
     assert not region[4 * 3, 4 * 0] and not region[4 * 9, 4 * 9]
-    assert not matte.moving_region(now, now, now, (40, 40)).any()
+    assert not silhouette.moving_region(now, now, now, (40, 40)).any()
 
 
 def test_moving_at_the_clips_ends_compares_with_the_one_neighbour():
@@ -252,13 +252,13 @@ def test_moving_at_the_clips_ends_compares_with_the_one_neighbour():
     masks[:, 2:6, 2:6] = 1
     masks[1, 2:6, 6] = 1  # frame 1 grew a column
     for t in range(3):
-        assert matte.moving_at(masks, t, (40, 40))[4 * 3, 4 * 6], t
-    assert np.array_equal(matte.moving_at(masks, 0, (40, 40)),
-                          matte.moving_region(masks[0], masks[0], masks[1], (40, 40)))
-    assert np.array_equal(matte.moving_at(masks, 2, (40, 40)),
-                          matte.moving_region(masks[1], masks[2], masks[2], (40, 40)))
+        assert silhouette.moving_at(masks, t, (40, 40))[4 * 3, 4 * 6], t
+    assert np.array_equal(silhouette.moving_at(masks, 0, (40, 40)),
+                          silhouette.moving_region(masks[0], masks[0], masks[1], (40, 40)))
+    assert np.array_equal(silhouette.moving_at(masks, 2, (40, 40)),
+                          silhouette.moving_region(masks[1], masks[2], masks[2], (40, 40)))
     masks[2] = masks[1]  # the last two agree: the last frame moved relative to no one
-    assert not matte.moving_at(masks, 2, (40, 40)).any()
+    assert not silhouette.moving_at(masks, 2, (40, 40)).any()
 
 
 def test_gaps_are_wide_filled_holes_not_specks():
@@ -270,7 +270,7 @@ def test_gaps_are_wide_filled_holes_not_specks():
     raw[40, 40] = 0  # a speck
     fg = np.zeros_like(raw)
     fg[10:50, 10:50] = 1  # the mask filled both
-    gaps = matte._gaps(fg, raw, 2)
+    gaps = silhouette.filled_gaps(fg, raw, 2)
     assert gaps[20:28, 20:28].all() and gaps.sum() == 64
     assert not gaps[40, 40]
 
@@ -351,10 +351,10 @@ def test_a_blurred_part_between_outlines_is_not_a_gap():
     fg = np.zeros((40, 40), np.uint8)
     fg[5:35, 10:30] = 1
     reference = np.stack([ink, grey])
-    still = matte._thin_gaps(p, plate, fg, 1.0, reference)
+    still = silhouette.thin_gaps(p, plate, fg, 1.0, reference)
     assert still[7:18, 19:21].all() and still[22:33, 19:21].all()
     moving = np.ones((40, 40), bool)
-    swept = matte._thin_gaps(p, plate, fg, 1.0, reference, moving)
+    swept = silhouette.thin_gaps(p, plate, fg, 1.0, reference, moving)
     assert not swept[5:20, 19:21].any() and swept[22:33, 19:21].all()
 
 
