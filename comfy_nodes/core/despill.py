@@ -369,3 +369,31 @@ def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
     v = F - B
     t = np.clip(((P - B) * v).sum(-1) / np.maximum((v * v).sum(-1), 1e-6), 0.0, 1.0)
     return np.sqrt(((P - B - t[:, None] * v) ** 2).sum(-1))
+
+
+def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
+           max_share: float) -> np.ndarray:
+    """Colours c (M, 3) of the centre lines of parts thinner than light wrap's reach (a
+    spear shaft, a plume, a strand), which the wrap and 4:2:0 colour mix with the backdrop
+    b (M, 3) all through, so no pixel of the part is unspilled: where one is a portrait
+    colour mixed with the backdrop (within UNBLUR_RESIDUAL levels, the backdrop's share at
+    most `max_share`), that portrait colour; the rest as they are. (The portrait colour
+    itself, not c un-mixed: dividing by the share magnified 4:2:0's error, a silver blade
+    un-mixed to (202, 215, 212) against (200, 200, 215).) Not where the colour is within
+    UNBLUR_KEEP levels of another portrait colour than the one it un-mixes to (it is that
+    colour), nor to a portrait colour whose key channel is its largest: spill on a green
+    part cannot be told from the part (a faint blade trail read as the ranger's green,
+    opaque)."""
+    t, f = unmix(c, b, np.broadcast_to(reference, (len(c), *reference.shape)),
+                 np.full(len(c), max_share, np.float32), 2.0 * noise + 4.0)
+    d = np.stack([np.sqrt(((c - r) ** 2).sum(-1)) for r in reference], 1)  # (M, K)
+    rows = np.arange(len(c))
+    near = np.argmin(d, 1)
+    same = np.all(reference[near] == f, axis=1)
+    v = f - b
+    share = ((c - b) * v).sum(-1) / np.maximum((v * v).sum(-1), 1e-6)  # unmix's, unclipped
+    key = np.argmax(b, 1)
+    keyish = f[rows, key] > np.sort(f, 1)[:, 1]
+    fit = ((t < 1.0) & (share >= 1 - max_share) & ~keyish
+           & (line_residual(c, b, f) < UNBLUR_RESIDUAL) & (same | (d[rows, near] > UNBLUR_KEEP)))
+    return np.where(fit[:, None], f, c)

