@@ -188,7 +188,7 @@ def _decide(clip: Clip, recipe: Recipe) -> _Decided:
         flags.append("STATIC")
     if not is_noise and qc.cropped(masks, win.indices):
         flags.append("CROPPED")
-    if not is_noise and not is_static and qc.facing(feat, rest, max(3, round(0.5 * clip.fps))):
+    if not is_noise and not is_static and qc.facing(feat, rest, clip.fps):
         flags.append("FACING")
     lap("qc")
     return _Decided(key, scale, small, masks, measures, alignment, win, crop, flags, motion,

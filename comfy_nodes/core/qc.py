@@ -11,11 +11,12 @@ Flags are facts about the clip, not errors: the sheet is still written.
 - CROPPED: in a sheet frame, the character touches the canvas edge (more than 1% of an
   edge's length of character pixels in its outermost row or column).
 - FACING: the character turns to face the other way and stays turned: judged on the upper
-  body (head and torso; legs swap sides in every walk), the mirror image of the rest pose
-  is closer than the rest pose itself, by 5% of the signal (5-frame running median), for
-  a run of at least a quarter of the clip and half a second, wherever in the clip it is;
-  only when the rest pose's upper body is clearly asymmetric (mirror distance >= 15% of
-  the signal). A lean, or a glance back shorter than that, is not flagged.
+  body (head and torso; legs swap sides in every walk), the mirror image of one of the
+  opening's poses (the rest pose and the quarter second after it) is closer than any of
+  those poses themselves, by 5% of the signal (5-frame running median), for a run of at
+  least a quarter of the clip and half a second, wherever in the clip it is; only when
+  the rest pose's upper body is clearly asymmetric (mirror distance >= 15% of the
+  signal). A lean, a hurt's recoil, or a glance back shorter than that, is not flagged.
 - SMEAR (ghosting: a share of the previous frame blended into the next): where the
   previous frame showed the character and this one shows a weaker colour on the same
   line from the backdrop (cosine >= 0.95, 20-80% of the previous distance) in pixels
@@ -39,6 +40,8 @@ EDGE_SHARE = 0.01
 FACING_MARGIN = 0.05
 ASYMMETRY_MIN = 0.15
 TURN_SHARE = 0.25  # of the clip: how long a turn must last
+TURN_SECONDS = 0.5  # ... and at least this
+OPENING_SECONDS = 0.25  # after the rest pose: the poses a turned frame is compared with
 SMEAR_ABOVE = 0.065
 BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in every frame
 
@@ -99,25 +102,33 @@ def _shift_tolerant(u: np.ndarray, ref: np.ndarray, side: int, shifts: int) -> n
     return best
 
 
-def facing(feat: Features, rest: int, min_run: int = 12) -> bool:
-    """min_run: frames a turn must last at least (half a second)."""
+def facing(feat: Features, rest: int, fps: float) -> bool:
+    """Whether the character turns to face the other way and stays turned (see FACING).
+
+    Each frame's upper body is compared with the opening's poses (the rest pose and the
+    quarter second after it: a walk's first steps) and with their mirror images, each at
+    its nearest. A turned walk matches the mirror of the same step; a hurt's recoil or a
+    lean matches neither, and against the rest pose alone it sat nearer the mirror image
+    for 12+ frames (profile figures, whose mirror is only 0.27-0.42 of the signal away)."""
     from .window import FEATURE_SIDE
 
     u, um = feat.upper_body()
     scale = float(np.sqrt((u[rest] ** 2).mean())) or 1e-6
     # Up to 8% of the width of slack: the anchor is not exactly the body's mirror axis.
     shifts = max(1, FEATURE_SIDE // 12)
-    same = _shift_tolerant(u, u[rest], FEATURE_SIDE, shifts) / scale
-    turned = _shift_tolerant(u, um[rest], FEATURE_SIDE, shifts) / scale
-    if turned[rest] < ASYMMETRY_MIN:
+    asymmetry = float(_shift_tolerant(u[rest:rest + 1], um[rest], FEATURE_SIDE, shifts)[0])
+    if asymmetry / scale < ASYMMETRY_MIN:
         return False  # a symmetric pose cannot tell which way it faces
-    margin = turned - same
+    opening = range(min(len(u), rest + max(1, round(OPENING_SECONDS * fps))))
+    same = np.min([_shift_tolerant(u, u[s], FEATURE_SIDE, shifts) for s in opening], 0)
+    turned = np.min([_shift_tolerant(u, um[s], FEATURE_SIDE, shifts) for s in opening], 0)
+    margin = (turned - same) / scale
     k = min(5, len(margin))
     if k >= 3:  # running median: a frame or two of mask noise neither makes nor breaks a run
         pad = np.pad(margin, (k // 2, k // 2), mode="edge")
         margin = np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)
     turned_now = margin[rest + 1:] < -FACING_MARGIN
-    need = max(min_run, int(np.ceil(TURN_SHARE * len(u))))
+    need = max(max(3, round(TURN_SECONDS * fps)), int(np.ceil(TURN_SHARE * len(u))))
     run = best = 0
     for v in turned_now:
         run = run + 1 if v else 0

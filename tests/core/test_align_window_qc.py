@@ -160,3 +160,51 @@ def test_baseline_is_read_between_coarse_rows():
         masks[t] = body.reshape(h, 4, w, 4).mean((1, 3)) >= 0.5
     slope = align.theil_sen(align.measure(masks, 0.25).baseline)[1]
     assert abs(slope - 0.5) < 0.02, slope
+
+
+def _profile_figure(lean: float, back: float, flip: bool, bob: float) -> np.ndarray:
+    """A figure in profile facing right on green (legs, torso, a head with a nose, hair at
+    the back, an arm and a spear held forward), its upper body leaning back by `lean`
+    degrees about the hip, the hip `back` px back; mirrored when `flip`."""
+    import cv2
+
+    img = np.zeros((256, 256, 3), np.uint8)
+    img[:] = (40, 200, 70)
+    hip = np.array([128.0 - back, 170.0 + bob])
+    cv2.rectangle(img, (118, int(hip[1])), (126, 230), (60, 60, 90), -1)
+    cv2.rectangle(img, (130, int(hip[1])), (138, 230), (60, 60, 90), -1)
+    a = np.deg2rad(lean)
+    rot = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+
+    def at(x: float, y: float) -> tuple[int, int]:
+        q = hip + rot @ np.array([x, y])
+        return int(round(q[0])), int(round(q[1]))
+
+    def poly(points: list, colour: tuple) -> None:
+        cv2.fillPoly(img, [np.array([at(*p) for p in points], np.int32)], colour)
+
+    poly([(-12, 0), (12, 0), (10, -60), (-10, -60)], (200, 60, 50))
+    cv2.circle(img, at(2, -75), 14, (236, 190, 150), -1)
+    poly([(12, -80), (22, -74), (12, -70)], (236, 190, 150))
+    poly([(4, -86), (-16, -84), (-18, -66), (-8, -70)], (90, 50, 30))
+    cv2.line(img, at(8, -45), at(40, -30), (236, 190, 150), 5)
+    cv2.line(img, at(30, -70), at(60, -10), (150, 110, 60), 3)
+    return img[:, ::-1].copy() if flip else img
+
+
+@pytest.mark.parametrize("motion", ["recoil", "turn"])
+def test_a_hurts_recoil_is_no_turn(motion, tmp_path):
+    """A profile figure recoils (upper body 45 degrees back, a step back, 0.6 s) and returns:
+    not FACING; against the rest pose alone its recoil sat nearer the mirror image for 12
+    frames and was flagged. The same figure turning round at 1/3 s and staying turned is."""
+    from comfy_nodes.core import video
+
+    frames = []
+    for i in range(24):
+        s = float(np.clip((i - 3) / 3, 0, 1) * np.clip((22 - i) / 6, 0, 1))
+        frames.append(_profile_figure(45 * s, 12 * s, False, 4 * s) if motion == "recoil"
+                      else _profile_figure(0, 0, i >= 8, 2 * np.sin(i / 3)))
+    path = tmp_path / "hurt.mp4"
+    video.encode(np.stack(frames), path)
+    res = pipeline.process_clip(video.decode(path), "hurt", DEFAULT_RECIPES["hurt"])
+    assert ("FACING" in res.qc) == (motion == "turn"), res.qc
