@@ -90,16 +90,18 @@ def cropped(masks: np.ndarray, frames: list[int]) -> bool:
     return False
 
 
-def _shift_tolerant(u: np.ndarray, ref: np.ndarray, side: int, shifts: int) -> np.ndarray:
-    """RMS distance of each row-block u[t] to ref, at its best horizontal shift."""
-    n = len(u)
-    a = u.reshape(n, -1, side, 4)
-    r = ref.reshape(-1, side, 4)
-    best = np.full(n, np.inf)
+def _shift_tolerant(u: np.ndarray, refs: np.ndarray, side: int, shifts: int) -> np.ndarray:
+    """(n, m) RMS distance of each row-block u[t] (n, D) to each of refs (m, D), at its best
+    horizontal shift: |u|^2 + |r|^2 - 2 u.r, one matrix product per shift."""
+    u64, r64 = u.astype(np.float64), refs.astype(np.float64)
+    blocks = r64.reshape(len(refs), -1, side, 4)
+    uu = (u64 * u64).sum(1)[:, None]
+    rr = (r64 * r64).sum(1)[None]
+    best = np.full((len(u), len(refs)), np.inf)
     for s in range(-shifts, shifts + 1):
-        d = np.sqrt(((a - np.roll(r, s, axis=1)[None]) ** 2).mean(axis=(1, 2, 3)))
-        best = np.minimum(best, d)
-    return best
+        dot = u64 @ np.roll(blocks, s, axis=2).reshape(len(refs), -1).T
+        best = np.minimum(best, uu + rr - 2 * dot)
+    return np.sqrt(np.maximum(best, 0.0) / u.shape[1])
 
 
 def facing(feat: Features, rest: int, fps: float) -> bool:
@@ -116,12 +118,13 @@ def facing(feat: Features, rest: int, fps: float) -> bool:
     scale = float(np.sqrt((u[rest] ** 2).mean())) or 1e-6
     # Up to 8% of the width of slack: the anchor is not exactly the body's mirror axis.
     shifts = max(1, FEATURE_SIDE // 12)
-    asymmetry = float(_shift_tolerant(u[rest:rest + 1], um[rest], FEATURE_SIDE, shifts)[0])
+    asymmetry = float(_shift_tolerant(u[rest:rest + 1], um[rest:rest + 1], FEATURE_SIDE,
+                                      shifts)[0, 0])
     if asymmetry / scale < ASYMMETRY_MIN:
         return False  # a symmetric pose cannot tell which way it faces
-    opening = range(min(len(u), rest + max(1, round(OPENING_SECONDS * fps))))
-    same = np.min([_shift_tolerant(u, u[s], FEATURE_SIDE, shifts) for s in opening], 0)
-    turned = np.min([_shift_tolerant(u, um[s], FEATURE_SIDE, shifts) for s in opening], 0)
+    opening = slice(0, min(len(u), rest + max(1, round(OPENING_SECONDS * fps))))
+    same = _shift_tolerant(u, u[opening], FEATURE_SIDE, shifts).min(1)
+    turned = _shift_tolerant(u, um[opening], FEATURE_SIDE, shifts).min(1)
     margin = (turned - same) / scale
     k = min(5, len(margin))
     if k >= 3:  # running median: a frame or two of mask noise neither makes nor breaks a run
