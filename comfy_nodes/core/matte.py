@@ -100,7 +100,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     p = frame.astype(np.float32)
     sil = silhouette.find(p, plate, key, full, ref, moving)
     alpha = sil.fg.astype(np.float32)
-    rgb = p.copy()
+    rgb = frame.copy()  # outside the zone the frame's own colour
     if not sil.fg.any():
         return _pack(rgb, alpha)
     plate = _this_frames_plate(p, plate, sil)
@@ -129,7 +129,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
                                    key.noise)
     alpha_s = alpha[edge.box]
     alpha_s[edge.mask] = a
-    rgb[edge.box][edge.mask] = np.clip(Fp, 0, 255)
+    rgb[edge.box][edge.mask] = np.clip(Fp, 0, 255).astype(np.uint8)
     if light_outlined:
         outline.clear_ring(p[edge.box], plate[edge.box], sil.fg[edge.box], sil.gaps[edge.box],
                            sil.kernel, sil.r, alpha_s)
@@ -316,8 +316,10 @@ def _alpha(edge: _Edge, t: np.ndarray, blurred: np.ndarray, Fp: np.ndarray,
 
 
 def _pack(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """RGBA uint8 from colour (H, W, 3) uint8 and alpha (H, W) in 0..1; fully transparent
+    pixels black (a multiply: masked assignment into the strided view cost twice as much)."""
+    a8 = np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
     out = np.empty((*alpha.shape, 4), np.uint8)
-    out[..., :3] = np.clip(rgb, 0, 255).astype(np.uint8)
-    out[..., 3] = np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
-    out[..., :3][out[..., 3] == 0] = 0
+    np.multiply(rgb, (a8 > 0)[..., None], out=out[..., :3], casting="unsafe")
+    out[..., 3] = a8
     return out
