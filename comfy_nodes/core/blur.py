@@ -8,12 +8,13 @@ import cv2
 import numpy as np
 
 
-def normalized_blur(values: np.ndarray, weight: np.ndarray, sigma: float) -> tuple[
-        np.ndarray, np.ndarray]:
-    """values (H, W, 3) averaged with weights (H, W) over a Gaussian of sigma: (the average,
-    the blurred weight, which says how much support each pixel's average has). Wide blurs
-    run on a copy shrunk by sigma/3 (a smooth estimate loses nothing there; the cost of a
-    Gaussian grows with sigma)."""
+def normalized_blur(values: np.ndarray, weight: np.ndarray, sigma: float,
+                    at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """values (H, W, 3) averaged with weights (H, W) over a Gaussian of sigma, at the pixels
+    `at` ((H, W) bool, M of them): (the average (M, 3), the blurred weight (M,), which says
+    how much support each average has). Divided only where asked: every caller needs a
+    band of the box, not all of it. Wide blurs run on a copy shrunk by sigma/3 (a smooth
+    estimate loses nothing there; the cost of a Gaussian grows with sigma)."""
     h, w = weight.shape
     f = int(sigma // 3)
     if f >= 2 and min(h, w) >= 4 * f:
@@ -27,4 +28,5 @@ def normalized_blur(values: np.ndarray, weight: np.ndarray, sigma: float) -> tup
     else:
         num = cv2.GaussianBlur(values * weight[..., None], (0, 0), sigma)
         den = cv2.GaussianBlur(weight, (0, 0), sigma)
-    return num / np.maximum(den, 1e-6)[..., None], den
+    support = den[at]
+    return num[at] / np.maximum(support, 1e-6)[:, None], support

@@ -171,9 +171,9 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
     # The backdrop behind each edge pixel, from the backdrop seen nearby: it carries the
     # contact shadow and this frame's flicker, which the clip-wide plate cannot.
     seen = (cv2.dilate(outer[box], sil.kernel, iterations=2) == 0).astype(np.float32)
-    b_near, b_support = normalized_blur(p[box], seen, float(wrap))
-    near_ok = (b_support[zb] > 0.05)[:, None]
-    P, B = p[box][zb], np.where(near_ok, b_near[zb], plate[box][zb])
+    b_near, b_support = normalized_blur(p[box], seen, float(wrap), zb)
+    near_ok = (b_support > 0.05)[:, None]
+    P, B = p[box][zb], np.where(near_ok, b_near, plate[box][zb])
     dep = depth[box][zb]
     # The outer r px of the mask (and the band outside it) may be partly transparent
     # (antialiasing, 4:2:0 colour): any share of backdrop there. Deeper, the pixels are
@@ -216,9 +216,8 @@ def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
     deep_f = deep[box].astype(np.float32)
     local = np.full((len(B), 3), np.nan, np.float32)  # the part's own colour (shorter reach)
     for j, sigma in enumerate((0.75 * wrap, 1.5 * wrap)):
-        f_hat, support = normalized_blur(p[box], deep_f, sigma)
-        ok = (support[zb] > 1e-3)[:, None]
-        fz = f_hat[zb]
+        fz, support = normalized_blur(p[box], deep_f, sigma, zb)
+        ok = (support > 1e-3)[:, None]
         if j == 0:
             local = np.where(ok, fz, np.nan)
         C[:, j] = np.where(ok, fz, B)  # missing: never chosen (v2 = 0)
@@ -286,9 +285,8 @@ def _extend_inward(edge: _Edge, F: np.ndarray, Fp: np.ndarray, cap: np.ndarray,
     zy, zx = np.nonzero(zb)
     img[zy[inner], zx[inner]] = Fp[inner]
     wgt[zy[inner], zx[inner]] = 1.0
-    near, near_sup = normalized_blur(img, wgt, 1.0 + CHROMA_SMEAR)
-    F2 = near[zy, zx]
-    use = edge.smeared & (near_sup[zy, zx] > 0.02) & (
+    F2, near_sup = normalized_blur(img, wgt, 1.0 + CHROMA_SMEAR, zb)
+    use = edge.smeared & (near_sup > 0.02) & (
         despill.line_residual(P, B, F2) <= despill.line_residual(P, B, F) + EXTEND_SLACK)
     return np.where(use[:, None], F2, F), np.where(use, 1.0, cap)
 

@@ -99,8 +99,8 @@ def clear_ring(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, gaps: np.ndarra
     ring = (fg > 0) & (deep == 0)
     if not ring.any():
         return
-    f_hat, support = normalized_blur(p, deep.astype(np.float32), 2.0 * r)
-    light = (support[ring] > 1e-3) & fringe(p[ring], plate[ring], f_hat[ring])
+    f_hat, support = normalized_blur(p, deep.astype(np.float32), 2.0 * r, ring)
+    light = (support > 1e-3) & fringe(p[ring], plate[ring], f_hat)
     vals = alpha[ring]
     vals[light] = 0.0
     alpha[ring] = vals

@@ -154,9 +154,9 @@ def thin_gaps(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, noise: float,
             pad = 4 * k
             box = (slice(max(0, ys.min() - pad), ys.max() + pad + 1),
                    slice(max(0, xs.min() - pad), xs.max() + pad + 1))
-            colour, _ = normalized_blur(p[box], part[box].astype(np.float32), float(k))
             inside = between[box]
-            part_colour[box][inside] = colour[inside]
+            part_colour[box][inside] = normalized_blur(p[box], part[box].astype(np.float32),
+                                                       float(k), inside)[0]
             gap |= between
     if not gap.any():
         return gap
@@ -208,10 +208,9 @@ def open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndarr
     y0, y1 = max(0, ys.min() - pad), ys.max() + pad + 1
     x0, x1 = max(0, xs.min() - pad), xs.max() + pad + 1
     core = cv2.erode(raw[y0:y1, x0:x1], kernel).astype(np.float32)
-    f_hat, support = normalized_blur(p[y0:y1, x0:x1], core, 2.0 * kernel.shape[0])
     hb = hole[y0:y1, x0:x1]
-    P, B, F = p[y0:y1, x0:x1][hb], plate[y0:y1, x0:x1][hb], f_hat[hb]
-    support = support[hb]
+    F, support = normalized_blur(p[y0:y1, x0:x1], core, 2.0 * kernel.shape[0], hb)
+    P, B = p[y0:y1, x0:x1][hb], plate[y0:y1, x0:x1][hb]
     v = F - B
     v2 = (v * v).sum(-1)
     t = ((P - B) * v).sum(-1) / np.maximum(v2, 1e-6)
