@@ -42,6 +42,9 @@ ASYMMETRY_MIN = 0.15
 TURN_SHARE = 0.25  # of the clip: how long a turn must last
 TURN_SECONDS = 0.5  # ... and at least this
 OPENING_SECONDS = 0.25  # after the rest pose: the poses a turned frame is compared with
+# An opening pose nearer the mirrored rest pose than this share of the rest pose's asymmetry
+# has turned already.
+TURNED_SHARE = 0.5
 SMEAR_ABOVE = 0.065
 BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in every frame
 
@@ -108,10 +111,11 @@ def facing(feat: Features, rest: int, fps: float) -> bool:
     """Whether the character turns to face the other way and stays turned (see FACING).
 
     Each frame's upper body is compared with the opening's poses (the rest pose and the
-    quarter second after it: a walk's first steps) and with their mirror images, each at
-    its nearest. A turned walk matches the mirror of the same step; a hurt's recoil or a
-    lean matches neither, and against the rest pose alone it sat nearer the mirror image
-    for 12+ frames (profile figures, whose mirror is only 0.27-0.42 of the signal away)."""
+    quarter second after it: a walk's first steps, less any that has already turned) and
+    with their mirror images, each at its nearest. A turned walk matches the mirror of the
+    same step; a hurt's recoil or a lean matches neither, and against the rest pose alone
+    it sat nearer the mirror image for 12+ frames (profile figures, whose mirror is only
+    0.27-0.42 of the signal away)."""
     from .window import FEATURE_SIDE
 
     u, um = feat.upper_body()
@@ -122,7 +126,12 @@ def facing(feat: Features, rest: int, fps: float) -> bool:
                                       shifts)[0, 0])
     if asymmetry / scale < ASYMMETRY_MIN:
         return False  # a symmetric pose cannot tell which way it faces
-    opening = slice(0, min(len(u), rest + max(1, round(OPENING_SECONDS * fps))))
+    opening = np.arange(rest, min(len(u), rest + max(1, round(OPENING_SECONDS * fps))))
+    # A pose of the opening that is already near the mirrored rest pose has turned (a quick
+    # turn right after a still start): it is no reference. A turn comes within 0.15 of the
+    # signal of the mirrored rest pose; a recoil no nearer than 0.27.
+    to_mirror = _shift_tolerant(u[opening], um[rest:rest + 1], FEATURE_SIDE, shifts)[:, 0]
+    opening = opening[(to_mirror >= TURNED_SHARE * asymmetry) | (opening == rest)]
     same = _shift_tolerant(u, u[opening], FEATURE_SIDE, shifts).min(1)
     turned = _shift_tolerant(u, um[opening], FEATURE_SIDE, shifts).min(1)
     margin = (turned - same) / scale
