@@ -356,12 +356,20 @@ def _between_others(reference: np.ndarray) -> np.ndarray:
 
 
 def nearest(px: np.ndarray, colours: np.ndarray) -> np.ndarray:
-    """(M,) distance (levels) of each of px (M, 3) to the nearest of `colours` (K, 3), K >= 1;
-    a running minimum over the few colours, so memory follows M, not M * K."""
+    """(M,) distance (levels) of each of px (M, 3) to the nearest of `colours` (K, 3), K >= 1."""
+    return closest(px, colours)[0]
+
+
+def closest(px: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distance (M,), index (M,)) of the nearest of `colours` (K, 3), K >= 1, to each of px
+    (M, 3); a running minimum over the few colours, so memory follows M, not M * K."""
     out = np.full(len(px), np.inf, np.float32)
-    for c in colours:
-        out = np.minimum(out, np.sqrt(((px - c) ** 2).sum(-1)))
-    return out
+    idx = np.zeros(len(px), np.int64)
+    for k, c in enumerate(colours):
+        d = np.sqrt(((px - c) ** 2).sum(-1))
+        idx = np.where(d < out, k, idx)
+        out = np.minimum(out, d)
+    return out, idx
 
 
 def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
@@ -372,7 +380,7 @@ def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
 
 
 def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
-           max_share: float) -> np.ndarray:
+           max_share: float, key_channel: int) -> np.ndarray:
     """Colours c (M, 3) of the centre lines of parts thinner than light wrap's reach (a
     spear shaft, a plume, a strand), which the wrap and 4:2:0 colour mix with the backdrop
     b (M, 3) all through, so no pixel of the part is unspilled: where one is a portrait
@@ -381,19 +389,17 @@ def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
     itself, not c un-mixed: dividing by the share magnified 4:2:0's error, a silver blade
     un-mixed to (202, 215, 212) against (200, 200, 215).) Not where the colour is within
     UNBLUR_KEEP levels of another portrait colour than the one it un-mixes to (it is that
-    colour), nor to a portrait colour whose key channel is its largest: spill on a green
-    part cannot be told from the part (a faint blade trail read as the ranger's green,
-    opaque)."""
+    colour), nor to a portrait colour whose key channel (key_channel: 0, 1, 2 for R, G, B)
+    is its largest: spill on a part of the key's colour cannot be told from the part (a
+    faint blade trail read as the ranger's green, opaque)."""
     t, f = unmix(c, b, np.broadcast_to(reference, (len(c), *reference.shape)),
                  np.full(len(c), max_share, np.float32), 2.0 * noise + 4.0)
-    d = np.stack([np.sqrt(((c - r) ** 2).sum(-1)) for r in reference], 1)  # (M, K)
-    rows = np.arange(len(c))
-    near = np.argmin(d, 1)
-    same = np.all(reference[near] == f, axis=1)
+    dist, near = closest(c, reference)
+    chosen = closest(f, reference)[1]  # where t < 1, f is this portrait colour
     v = f - b
     share = ((c - b) * v).sum(-1) / np.maximum((v * v).sum(-1), 1e-6)  # unmix's, unclipped
-    key = np.argmax(b, 1)
-    keyish = f[rows, key] > np.sort(f, 1)[:, 1]
+    others = [i for i in range(3) if i != key_channel]
+    keyish = f[:, key_channel] > np.maximum(f[:, others[0]], f[:, others[1]])
     fit = ((t < 1.0) & (share >= 1 - max_share) & ~keyish
-           & (line_residual(c, b, f) < UNBLUR_RESIDUAL) & (same | (d[rows, near] > UNBLUR_KEEP)))
+           & (line_residual(c, b, f) < UNBLUR_RESIDUAL) & ((chosen == near) | (dist > UNBLUR_KEEP)))
     return np.where(fit[:, None], f, c)

@@ -36,6 +36,12 @@ MAX_WRAP = 0.6
 CHROMA_SMEAR = 2
 WEAK_DISTANCE = 3.0  # in thresholds: a pixel this close to the backdrop may be a mix
 EXTEND_SLACK = 12.0  # levels: how much worse the inner colour may explain a rim pixel
+# ... and how much more of the key it may carry than the chosen colour, unless it is near a
+# portrait colour (a blue shirt's own blue). Measured with the portrait: pale strands on a
+# blue screen +8.3 -> +6.0, a small ranger's bow +6.2 -> +4.2; no fixture or trial clip of
+# 144 rose by over 0.5 (4 levels did as well; without the portrait test it over-despilled
+# a blue shirt on blue, +1.7 -> -7.6).
+EXTEND_EXCESS = 8.0
 # After un-mixing, the key channel's excess over the other two may exceed the chosen
 # colour's own excess by this much (H.264's 4:2:0 colour puts edge pixels off the mix line).
 EXCESS_SLACK = 2.0
@@ -107,22 +113,9 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     depth = cv2.distanceTransform(sil.fg, cv2.DIST_L2, 5)  # 1 on the silhouette's outer ring
     wrap = _wrap_depth(*full)
     edge = _edge_zone(p, plate, sil, depth, wrap, key, ref, moving)
-    # Colours the spill cannot reach: deeper than the wrap, or, in parts thinner than
-    # twice that (arms, legs, blades), their centre line, the farthest from any edge...
-    ridge = (depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8))) & (depth >= sil.r + 1)
-    deep = ((depth > wrap + 1) | ridge).astype(np.uint8)
-    thin = ridge & (depth <= wrap + 1)
-    src = p
-    if ref is not None and thin.any():
-        # ... which the wrap reaches too where the part is thinner than its reach (a spear
-        # shaft, a plume, a strand): there the centre line is un-mixed against the
-        # portrait first. Measured on an independent trial of 38 clips (edge excess): a
-        # knight's spear and plume +4.7 -> +0.8, at 36 % of the frame's height +6.7 -> +2.6;
-        # a ranger's bow +7.9 -> +6.2; no fixture or earlier trial clip rose by over 0.5.
-        src = p.copy()
-        src[thin] = despill.unwrap(p[thin], plate[thin], ref, key.noise, MAX_WRAP)
+    deep, src = _unspilled(p, plate, depth, wrap, sil.r, ref, key)
     C, prior, local = _candidates(src, deep, edge, wrap, ref, ink, key.noise)
-    t, F, Fp, blurred = _solve(edge, C, prior, key)
+    t, F, Fp, blurred = _solve(edge, C, prior, key, ref)
     has_f = ~np.isnan(local[:, 0])
     interior = np.where(has_f[:, None], local, F)
     a, Fp, light_outlined = _alpha(edge, t, blurred, Fp, interior, has_f, defringe, ref,
@@ -195,6 +188,29 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
     return _Edge(box, r, zb, P, B, dep, rim, smeared, translucent, cap)
 
 
+def _unspilled(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, wrap: int, r: int,
+               ref: np.ndarray | None, key: KeyModel) -> tuple[np.ndarray, np.ndarray]:
+    """(deep, colours): where the character's own colours can be read ((H, W) uint8), and
+    the frame's colours with those of thin parts despilled against the portrait.
+
+    Colours the spill cannot reach lie deeper than the wrap, or, in parts thinner than
+    twice that (arms, legs, blades), on their centre line, the farthest from any edge...
+    which the wrap reaches too where the part is thinner than its reach (a spear shaft, a
+    plume, a strand): there the centre line is un-mixed against the portrait first.
+    Measured on an independent trial of 38 clips (edge excess): a knight's spear and plume
+    +4.7 -> +0.8, at 36 % of the frame's height +6.7 -> +2.6; a ranger's bow +7.9 -> +6.2;
+    no fixture or earlier trial clip rose by over 0.5."""
+    ridge = (depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8))) & (depth >= r + 1)
+    deep = ((depth > wrap + 1) | ridge).astype(np.uint8)
+    thin = ridge & (depth <= wrap + 1)
+    if ref is None or not thin.any():
+        return deep, p
+    src = p.copy()
+    src[thin] = despill.unwrap(p[thin], plate[thin], ref, key.noise, MAX_WRAP,
+                               int(np.argmax(key.key)))
+    return deep, src
+
+
 def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
                 ref: np.ndarray | None, ink: np.ndarray | None, noise: float) -> tuple[
                     np.ndarray, np.ndarray, np.ndarray]:
@@ -236,11 +252,12 @@ def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
     return C, prior, local
 
 
-def _solve(edge: _Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel) -> tuple[
-        np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _solve(edge: _Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel,
+           ref: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each zone pixel un-mixed: (t, the share of character (M,); F, the chosen colour
     (M, 3); Fp, the pixel's colour with the backdrop removed (M, 3); blurred, (M,) bool:
     more backdrop than the wrap allows, so a translucent part)."""
+    c = int(np.argmax(key.key))
     P, B, rim, smeared = edge.P, edge.B, edge.rim, edge.smeared
     cap = edge.cap
     # On the rim some backdrop is expected (antialiasing): there the fit weighs more.
@@ -255,7 +272,7 @@ def _solve(edge: _Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel) -> tupl
     # pixel's own.
     inner = ~smeared & (edge.depth <= edge.r + CHROMA_SMEAR + 2)
     if inner.any():
-        F, cap = _extend_inward(edge, F, Fp, cap, inner)
+        F, cap = _extend_inward(edge, F, Fp, cap, inner, ref, c)
     yp, yb, yf = P @ LUMA, B @ LUMA, F @ LUMA
     by_luma = smeared & (np.abs(yf - yb) > LUMA_SEPARATION)
     t_y = np.clip((yp - yb) / np.where(by_luma, yf - yb, 1.0), 1 - cap, 1.0)
@@ -265,20 +282,30 @@ def _solve(edge: _Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel) -> tupl
     # The key channel may not exceed the other two by more than the chosen colour's own
     # excess (a green shirt's edge stays green, a red cape's does not), nor, where smeared,
     # fall far below it.
-    c = int(np.argmax(key.key))
+    own = _excess(F, c)
     o = [i for i in range(3) if i != c]
-    own = F[:, c] - np.maximum(F[:, o[0]], F[:, o[1]])
     others = np.maximum(Fp[:, o[0]], Fp[:, o[1]])
     Fp[:, c] = np.minimum(Fp[:, c], others + own + EXCESS_SLACK)
     Fp[:, c] = np.where(smeared, np.maximum(Fp[:, c], others + own - EXCESS_FLOOR), Fp[:, c])
     return t, F, Fp, blurred
 
 
+def _excess(X: np.ndarray, c: int) -> np.ndarray:
+    """(M,) how far key channel c of colours X (M, 3) exceeds the larger of the other two."""
+    o = [i for i in range(3) if i != c]
+    return X[:, c] - np.maximum(X[:, o[0]], X[:, o[1]])
+
+
 def _extend_inward(edge: _Edge, F: np.ndarray, Fp: np.ndarray, cap: np.ndarray,
-                   inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                   inner: np.ndarray, ref: np.ndarray | None,
+                   c: int) -> tuple[np.ndarray, np.ndarray]:
     """(F, cap) where smeared pixels take the colour of the un-mixed pixels just inside
     (inner, (M,) bool), where that colour explains the pixel about as well as the chosen
-    one: an ink line drawn on the edge itself keeps its own colour."""
+    one: an ink line drawn on the edge itself keeps its own colour. With the portrait (ref),
+    not where that colour is spilled: more of key channel c than the chosen colour's (by
+    EXTEND_EXCESS) and near no portrait colour. On a thin part the pixels just inside are
+    within the wrap too, and their un-mixing is capped: pale strands on a blue screen took
+    (215, 203, 155) from them against a chosen (245, 237, 132)."""
     P, B, zb = edge.P, edge.B, edge.mask
     img = np.zeros((*zb.shape, 3), np.float32)
     wgt = np.zeros(zb.shape, np.float32)
@@ -288,6 +315,10 @@ def _extend_inward(edge: _Edge, F: np.ndarray, Fp: np.ndarray, cap: np.ndarray,
     F2, near_sup = normalized_blur(img, wgt, 1.0 + CHROMA_SMEAR, zb)
     use = edge.smeared & (near_sup > 0.02) & (
         despill.line_residual(P, B, F2) <= despill.line_residual(P, B, F) + EXTEND_SLACK)
+    if ref is not None:
+        spilled = (_excess(F2, c) > _excess(F, c) + EXTEND_EXCESS) & (
+            despill.nearest(F2, ref) > despill.UNBLUR_KEEP)
+        use &= ~spilled
     return np.where(use[:, None], F2, F), np.where(use, 1.0, cap)
 
 

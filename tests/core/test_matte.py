@@ -481,8 +481,8 @@ def test_a_part_coloured_like_the_light_outline_keeps_its_blurred_end():
 def test_a_part_thinner_than_the_wraps_reach_is_despilled(width, tmp_path):
     """A red plume 5-6 px wide on a grey body, light wrap 30 % at the edge fading over 5 px
     (so no pixel of the plume is unspilled), through H.264: with the portrait, the plume's
-    kept pixels come out within 6 levels of its true green excess (before its centre line
-    was un-mixed against the portrait: +26 and +19)."""
+    kept pixels come out within 2 levels of its true green excess (before its centre line
+    was un-mixed against the portrait: +26 and +19; measured now: within 0.2)."""
     green = np.array([40, 200, 70], np.float32)
     red, grey = np.array([208, 31, 42], np.float32), np.array([120, 120, 130], np.float32)
     solid = np.zeros((448, 448), np.uint8)
@@ -499,7 +499,7 @@ def test_a_part_thinner_than_the_wraps_reach_is_despilled(width, tmp_path):
     assert (plume[..., 3] >= 128).all()
     px = plume[..., :3].reshape(-1, 3).astype(np.float32)
     excess = float((px[:, 1] - np.maximum(px[:, 0], px[:, 2])).mean())
-    assert abs(excess - (31 - 208)) <= 6, excess
+    assert abs(excess - (31 - 208)) <= 2, excess
 
 
 _part = st.tuples(*[st.integers(0, 255)] * 3).map(lambda c: np.array(c, np.float32))
@@ -518,7 +518,7 @@ def test_unwrap_finds_the_portrait_colour_a_thin_part_was_mixed_from(f, t):
     assume(float(despill.line_residual(c[None], b[None], ink[None])[0]) > 30)
     assume(np.linalg.norm(c - ink) > despill.UNBLUR_KEEP)
     ref = np.array([f, ink])
-    got = despill.unwrap(np.array([c, f, ink]), np.array([b, b, b]), ref, 2.0, 0.6)
+    got = despill.unwrap(np.array([c, f, ink]), np.array([b, b, b]), ref, 2.0, 0.6, 1)
     assert np.array_equal(got[0], f), got[0]
     assert np.array_equal(got[1:], np.array([f, ink]))
 
@@ -534,5 +534,32 @@ def test_unwrap_leaves_green_parts_and_colours_near_another_portrait_colour():
     near_brown = 0.85 * red + 0.15 * b
     assert np.linalg.norm(near_brown - brown) < despill.UNBLUR_KEEP
     c = np.array([0.7 * shirt + 0.3 * b, near_brown, 0.3 * red + 0.7 * b])
-    got = despill.unwrap(c, np.array([b, b, b]), np.array([shirt, red, brown]), 2.0, 0.6)
+    got = despill.unwrap(c, np.array([b, b, b]), np.array([shirt, red, brown]), 2.0, 0.6, 1)
     assert np.array_equal(got, c)
+
+
+def test_edge_extension_takes_no_spilled_colour_with_the_portrait():
+    """Smeared edge pixels take the colour of the un-mixed pixels just inside, unless (with
+    the portrait) that colour carries much more of the key than the chosen one and is near
+    no portrait colour: on a thin part those pixels are spilled too (pale strands on a blue
+    screen took (215, 203, 155) against a chosen (245, 235, 125)). A colour near a portrait
+    colour (a blue shirt's own blue) is still taken, and without the portrait nothing
+    changes."""
+    blue = np.array([26, 62, 177], np.float32)
+    yellow, spilled = np.array([245, 235, 125], np.float32), np.array([215, 203, 155], np.float32)
+    mask = np.ones((5, 9), bool)
+    cols = np.tile(np.arange(9), 5)
+    smeared = cols < 4
+    m = len(cols)
+    P = np.where(smeared[:, None], 0.8 * spilled + 0.2 * blue, spilled)
+    edge = matte._Edge((slice(0, 5), slice(0, 9)), 2, mask, P.astype(np.float32),
+                       np.tile(blue, (m, 1)), np.where(smeared, 2.0, 5.0), cols < 2, smeared,
+                       np.zeros(m, bool), np.full(m, 0.3))
+    F = np.tile(yellow, (m, 1))
+    Fp = np.tile(spilled, (m, 1))
+    inner = ~smeared
+    body = np.array([60, 40, 80], np.float32)
+    for ref, taken in ((np.array([yellow, body]), False), (None, True),
+                       (np.array([yellow, spilled + 10]), True)):
+        got, _ = matte._extend_inward(edge, F, Fp, edge.cap, inner, ref, 2)
+        assert np.allclose(got[smeared], spilled if taken else yellow, atol=0.5), (ref, got[0])
