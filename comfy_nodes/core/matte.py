@@ -57,14 +57,15 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
            box: tuple[int, int, int, int] | None = None,
            reference: despill.Reference | None = None,
            moving: np.ndarray | None = None) -> np.ndarray:
-    """Full-resolution RGBA (uint8) of one frame: soft matte, despill, defringe.
+    """Full-resolution RGBA (uint8) of one frame (H, W, 3) uint8: soft matte, despill,
+    defringe.
 
     box (x0, y0, x1, y1): where the character can be (from the coarse mask); the work is
     done there only and the rest of the frame is transparent. reference: what the portrait
     tells (despill.portrait_reference): colours of the character known to be unspilled, to
     un-mix against, and its outline's colour.
     moving: (H, W) bool, where the silhouette moved between the neighbouring frames (see
-    moving_region): there a part may be blurred, translucent in the sprite.
+    silhouette.moving_region): there a part may be blurred, translucent in the sprite.
     """
     fh, fw = frame.shape[:2]
     if box is not None:

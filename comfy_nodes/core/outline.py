@@ -60,12 +60,12 @@ def rim_alpha(P: np.ndarray, B: np.ndarray, interior: np.ndarray, light: np.ndar
     # none of the portrait's colours that is part, outline and backdrop. (Without it, a
     # green shirt's spilled edge read as such a mix.)
     if portrait is not None and (light & rim).sum() > 20:
-        a, Fp = unmix_outline(P, B, np.median(P[light & rim], 0), interior, portrait, a, Fp,
-                              noise)
+        a, Fp = _unmix_outline(P, B, np.median(P[light & rim], 0), interior, portrait, a, Fp,
+                               noise)
     return a, Fp
 
 
-def unmix_outline(P: np.ndarray, B: np.ndarray, fringe_colour: np.ndarray,
+def _unmix_outline(P: np.ndarray, B: np.ndarray, fringe_colour: np.ndarray,
                   interior: np.ndarray,
                   portrait: np.ndarray, a: np.ndarray, Fp: np.ndarray,
                   noise: float) -> tuple[np.ndarray, np.ndarray]:

@@ -12,11 +12,12 @@ Flags are facts about the clip, not errors: the sheet is still written.
   edge's length of character pixels in its outermost row or column).
 - FACING: the character turns to face the other way and stays turned: judged on the upper
   body (head and torso; legs swap sides in every walk), the mirror image of one of the
-  opening's poses (the rest pose and the quarter second after it) is closer than any of
-  those poses themselves, by 5% of the signal (5-frame running median), for a run of at
-  least a quarter of the clip and half a second, wherever in the clip it is; only when
-  the rest pose's upper body is clearly asymmetric (mirror distance >= 15% of the
-  signal). A lean, a hurt's recoil, or a glance back shorter than that, is not flagged.
+  opening's poses (the rest pose and the quarter second after it, less any that has
+  already turned) is closer than any of those poses themselves, by 5% of the signal
+  (5-frame running median), for a run of at least a quarter of the clip and half a
+  second, wherever in the clip it is; only when the rest pose's upper body is clearly
+  asymmetric (mirror distance >= 15% of the signal). A lean, a hurt's recoil, or a glance
+  back shorter than that, is not flagged.
 - SMEAR (ghosting: a share of the previous frame blended into the next): where the
   previous frame showed the character and this one shows a weaker colour on the same
   line from the backdrop (cosine >= 0.95, 20-80% of the previous distance) in pixels
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .window import Features
+from .window import Features, rms_distances
 
 STATIC_BELOW = 0.1
 EDGE_SHARE = 0.01
@@ -95,16 +96,11 @@ def cropped(masks: np.ndarray, frames: list[int]) -> bool:
 
 def _shift_tolerant(u: np.ndarray, refs: np.ndarray, side: int, shifts: int) -> np.ndarray:
     """(n, m) RMS distance of each row-block u[t] (n, D) to each of refs (m, D), at its best
-    horizontal shift: |u|^2 + |r|^2 - 2 u.r, one matrix product per shift."""
-    u64, r64 = u.astype(np.float64), refs.astype(np.float64)
-    blocks = r64.reshape(len(refs), -1, side, 4)
-    uu = (u64 * u64).sum(1)[:, None]
-    rr = (r64 * r64).sum(1)[None]
-    best = np.full((len(u), len(refs)), np.inf)
-    for s in range(-shifts, shifts + 1):
-        dot = u64 @ np.roll(blocks, s, axis=2).reshape(len(refs), -1).T
-        best = np.minimum(best, uu + rr - 2 * dot)
-    return np.sqrt(np.maximum(best, 0.0) / u.shape[1])
+    horizontal shift (float64: a turn's margin is a difference of near distances)."""
+    u64 = u.astype(np.float64)
+    blocks = refs.astype(np.float64).reshape(len(refs), -1, side, 4)
+    return np.min([rms_distances(u64, np.roll(blocks, s, axis=2).reshape(len(refs), -1))
+                   for s in range(-shifts, shifts + 1)], axis=0)
 
 
 def facing(feat: Features, rest: int, fps: float) -> bool:
@@ -135,7 +131,7 @@ def facing(feat: Features, rest: int, fps: float) -> bool:
     same = _shift_tolerant(u, u[opening], FEATURE_SIDE, shifts).min(1)
     turned = _shift_tolerant(u, um[opening], FEATURE_SIDE, shifts).min(1)
     margin = (turned - same) / scale
-    k = min(5, len(margin))
+    k = min(5, len(margin) - (len(margin) + 1) % 2)  # odd: n values in, n out
     if k >= 3:  # running median: a frame or two of mask noise neither makes nor breaks a run
         pad = np.pad(margin, (k // 2, k // 2), mode="edge")
         margin = np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)

@@ -31,7 +31,7 @@ SLIVER_SHARE = 0.12
 SLIVER_DISTANCE = 0.5  # and nearer the backdrop than this share of the key threshold
 
 
-def edge_width(h: int, w: int) -> int:
+def _edge_width(h: int, w: int) -> int:
     """Width of the soft-edge band: H.264 smears colour over ~2 px at 448 px."""
     return max(2, round(min(h, w) / 200))
 
@@ -56,12 +56,12 @@ def find(p: np.ndarray, plate: np.ndarray, key: KeyModel, full: tuple[int, int],
     d = colour_distance(p, plate)
     raw = (d > key.threshold).astype(np.uint8)
     if reference is not None:
-        raw |= like_reference(p, d, reference, key)
+        raw |= _like_reference(p, d, reference, key)
     area = full[0] * full[1]
     fg = clean_mask(raw, max(4, area // 4000), area // 600)
-    r = edge_width(*full)
+    r = _edge_width(*full)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    fg = open_slivers(p, plate, raw, fg, kernel, key.threshold)
+    fg = _open_slivers(p, plate, raw, fg, kernel, key.threshold)
     if reference is not None:
         fg[thin_gaps(p, plate, fg, key.noise, reference, moving)] = 0
     return Silhouette(d, fg, cv2.dilate(fg, kernel, iterations=1), filled_gaps(fg, raw, r), r,
@@ -85,7 +85,7 @@ def moving_at(masks: np.ndarray, t: int, size: tuple[int, int]) -> np.ndarray:
     return moving_region(masks[max(t - 1, 0)], masks[t], masks[min(t + 1, last)], size)
 
 
-def like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
+def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
                     key: KeyModel) -> np.ndarray:
     """(H, W) uint8 1 where a pixel under the key's threshold is still character: clearly
     off the backdrop's noise, and much nearer one of the portrait's colours than the
@@ -120,7 +120,7 @@ THIN_GAP_BLUR = 0.5
 
 
 def thin_gaps(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, noise: float,
-               reference: np.ndarray, moving: np.ndarray | None = None) -> np.ndarray:
+              reference: np.ndarray, moving: np.ndarray | None = None) -> np.ndarray:
     """(H, W) bool: backdrop seen through a gap narrower than H.264's colour blocks (two
     legs a pixel or two apart). Its colour is the neighbours' (4:2:0 stores one colour per
     2x2 block), so the key takes it for character; its luma is its own, the backdrop's.
@@ -194,7 +194,7 @@ def filled_gaps(fg: np.ndarray, raw: np.ndarray, r: int) -> np.ndarray:
     return wide[labels].astype(np.uint8)
 
 
-def open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndarray,
+def _open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndarray,
                   kernel: np.ndarray, threshold: float) -> np.ndarray:
     """Filled holes that are backdrop seen through the character (the gap between two
     legs) open again: their colour is clearly nearer the backdrop than the character's

@@ -58,10 +58,11 @@ class Features:
                 self.mirrored.reshape(n, side, side, 4)[:, rows].reshape(n, -1))
 
 
-def _pairwise(v: np.ndarray) -> np.ndarray:
-    sq = (v * v).sum(1)
-    d2 = sq[:, None] + sq[None, :] - 2 * (v @ v.T)
-    return np.sqrt(np.maximum(d2, 0) / v.shape[1])
+def rms_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(n, m) RMS distance of each of a (n, D) to each of b (m, D), in their dtype:
+    |a|^2 + |b|^2 - 2 a.b, one matrix product."""
+    d2 = (a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2 * (a @ b.T)
+    return np.sqrt(np.maximum(d2, 0) / a.shape[1])
 
 
 def features(small: np.ndarray, masks: np.ndarray, align: Alignment, scale: float,
@@ -89,7 +90,7 @@ def features(small: np.ndarray, masks: np.ndarray, align: Alignment, scale: floa
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     vec = out.reshape(n, -1)
     mir = out[:, :, ::-1].reshape(n, -1)
-    return Features(vec, mir, _pairwise(vec))
+    return Features(vec, mir, rms_distances(vec, vec))
 
 
 def still_opening(dist: np.ndarray, floor: float) -> int:
