@@ -13,6 +13,7 @@ colour removes what is left without touching the character's own greens) and the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -116,11 +117,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     edge = _edge_zone(p, plate, sil, depth, wrap, key, ref, moving)
     deep, src = _unspilled(p, plate, depth, wrap, sil.r, ref, key)
     C, prior, local = _candidates(src, deep, edge, wrap, ref, ink, key.noise)
-    t, F, Fp, blurred = _solve(edge, C, prior, key, ref)
-    has_f = ~np.isnan(local[:, 0])
-    interior = np.where(has_f[:, None], local, F)
-    a, Fp, light_outlined = _alpha(edge, t, blurred, Fp, interior, has_f, defringe, ref,
-                                   key.noise)
+    solved = _solve(edge, C, prior, key, ref)
+    a, Fp, light_outlined = _alpha(edge, solved, local, defringe, ref, key.noise)
     alpha_s = alpha[edge.box]
     alpha_s[edge.mask] = a
     rgb[edge.box][edge.mask] = np.clip(Fp, 0, 255).astype(np.uint8)
@@ -253,11 +251,18 @@ def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
     return C, prior, local
 
 
+class _Solved(NamedTuple):
+    """The zone's pixels un-mixed (M rows)."""
+
+    t: np.ndarray  # (M,) the share of character
+    F: np.ndarray  # (M, 3) the chosen character colour
+    Fp: np.ndarray  # (M, 3) the pixel's colour with the backdrop removed
+    blurred: np.ndarray  # (M,) bool: more backdrop than the wrap allows, a translucent part
+
+
 def _solve(edge: _Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel,
-           ref: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each zone pixel un-mixed: (t, the share of character (M,); F, the chosen colour
-    (M, 3); Fp, the pixel's colour with the backdrop removed (M, 3); blurred, (M,) bool:
-    more backdrop than the wrap allows, so a translucent part)."""
+           ref: np.ndarray | None) -> _Solved:
+    """Each zone pixel un-mixed against its candidates C (M, K, 3) at their prior costs."""
     c = int(np.argmax(key.key))
     P, B, rim, smeared = edge.P, edge.B, edge.rim, edge.smeared
     cap = edge.cap
@@ -288,7 +293,7 @@ def _solve(edge: _Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel,
     others = np.maximum(Fp[:, o[0]], Fp[:, o[1]])
     Fp[:, c] = np.minimum(Fp[:, c], others + own + EXCESS_SLACK)
     Fp[:, c] = np.where(smeared, np.maximum(Fp[:, c], others + own - EXCESS_FLOOR), Fp[:, c])
-    return t, F, Fp, blurred
+    return _Solved(t, F, Fp, blurred)
 
 
 def _excess(X: np.ndarray, c: int) -> np.ndarray:
@@ -323,12 +328,15 @@ def _extend_inward(edge: _Edge, F: np.ndarray, Fp: np.ndarray, cap: np.ndarray,
     return np.where(use[:, None], F2, F), np.where(use, 1.0, cap)
 
 
-def _alpha(edge: _Edge, t: np.ndarray, blurred: np.ndarray, Fp: np.ndarray,
-           interior: np.ndarray, has_f: np.ndarray, defringe: bool, ref: np.ndarray | None,
-           noise: float) -> tuple[np.ndarray, np.ndarray, bool]:
+def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
+           ref: np.ndarray | None, noise: float) -> tuple[np.ndarray, np.ndarray, bool]:
     """(alpha (M,), colour (M, 3), whether the frame is light-outlined) of the zone pixels:
-    the rim's share of character, opaque deeper but where a part is blurred."""
+    the rim's share of character, opaque deeper but where a part is blurred. local (M, 3):
+    the part's own colour nearby, NaN where none is near."""
     rim, dep, r = edge.rim, edge.depth, edge.r
+    t, Fp = solved.t, solved.Fp
+    has_f = ~np.isnan(local[:, 0])
+    interior = np.where(has_f[:, None], local, solved.F)
     light = has_f & outline.fringe(edge.P, edge.B, interior)
     light_outlined = defringe and outline.is_outlined(light, rim & (dep >= 1))
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
@@ -336,7 +344,7 @@ def _alpha(edge: _Edge, t: np.ndarray, blurred: np.ndarray, Fp: np.ndarray,
     ring2 = (dep > r) & (dep <= r + 1)
     t_edge = float(np.clip(np.median(t[ring2]) if ring2.sum() > 8 and not light_outlined else 1.0,
                            0.5, 1.0))
-    a = np.where(rim, np.clip(t / t_edge, 0, 1), np.where(blurred, t, 1.0))
+    a = np.where(rim, np.clip(t / t_edge, 0, 1), np.where(solved.blurred, t, 1.0))
     if light_outlined:
         a, Fp = outline.rim_alpha(edge.P, edge.B, interior, light, rim, dep, a, Fp, ref, noise)
     if defringe:
