@@ -379,6 +379,13 @@ def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
     return np.sqrt(((P - B - t[:, None] * v) ** 2).sum(-1))
 
 
+def key_excess(X: np.ndarray, key_channel: int) -> np.ndarray:
+    """(M,) how far the key channel (0, 1, 2 for R, G, B) of colours X (M, 3) exceeds the
+    larger of the other two: the backdrop's hue in a colour, spill or the part's own."""
+    o = [i for i in range(3) if i != key_channel]
+    return X[:, key_channel] - np.maximum(X[:, o[0]], X[:, o[1]])
+
+
 def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
            max_share: float, key_channel: int) -> np.ndarray:
     """Colours c (M, 3) of the centre lines of parts thinner than light wrap's reach (a
@@ -398,8 +405,6 @@ def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
     chosen = closest(f, reference)[1]  # where t < 1, f is this portrait colour
     v = f - b
     share = ((c - b) * v).sum(-1) / np.maximum((v * v).sum(-1), 1e-6)  # unmix's, unclipped
-    others = [i for i in range(3) if i != key_channel]
-    keyish = f[:, key_channel] > np.maximum(f[:, others[0]], f[:, others[1]])
-    fit = ((t < 1.0) & (share >= 1 - max_share) & ~keyish
+    fit = ((t < 1.0) & (share >= 1 - max_share) & (key_excess(f, key_channel) <= 0)
            & (line_residual(c, b, f) < UNBLUR_RESIDUAL) & ((chosen == near) | (dist > UNBLUR_KEEP)))
     return np.where(fit[:, None], f, c)

@@ -288,18 +288,12 @@ def _solve(edge: _Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel,
     # The key channel may not exceed the other two by more than the chosen colour's own
     # excess (a green shirt's edge stays green, a red cape's does not), nor, where smeared,
     # fall far below it.
-    own = _excess(F, c)
+    own = despill.key_excess(F, c)
     o = [i for i in range(3) if i != c]
     others = np.maximum(Fp[:, o[0]], Fp[:, o[1]])
     Fp[:, c] = np.minimum(Fp[:, c], others + own + EXCESS_SLACK)
     Fp[:, c] = np.where(smeared, np.maximum(Fp[:, c], others + own - EXCESS_FLOOR), Fp[:, c])
     return _Solved(t, F, Fp, blurred)
-
-
-def _excess(X: np.ndarray, c: int) -> np.ndarray:
-    """(M,) how far key channel c of colours X (M, 3) exceeds the larger of the other two."""
-    o = [i for i in range(3) if i != c]
-    return X[:, c] - np.maximum(X[:, o[0]], X[:, o[1]])
 
 
 def _extend_inward(edge: _Edge, F: np.ndarray, Fp: np.ndarray, cap: np.ndarray,
@@ -322,7 +316,7 @@ def _extend_inward(edge: _Edge, F: np.ndarray, Fp: np.ndarray, cap: np.ndarray,
     use = edge.smeared & (near_sup > 0.02) & (
         despill.line_residual(P, B, F2) <= despill.line_residual(P, B, F) + EXTEND_SLACK)
     if ref is not None:
-        spilled = (_excess(F2, c) > _excess(F, c) + EXTEND_EXCESS) & (
+        spilled = (despill.key_excess(F2, c) > despill.key_excess(F, c) + EXTEND_EXCESS) & (
             despill.nearest(F2, ref) > despill.UNBLUR_KEEP)
         use &= ~spilled
     return np.where(use[:, None], F2, F), np.where(use, 1.0, cap)

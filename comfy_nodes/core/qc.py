@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .window import Features, rms_distances
+from .window import FEATURE_SIDE, Features, rms_distances
 
 STATIC_BELOW = 0.1
 EDGE_SHARE = 0.01
@@ -112,22 +112,20 @@ def facing(feat: Features, rest: int, fps: float) -> bool:
     same step; a hurt's recoil or a lean matches neither, and against the rest pose alone
     it sat nearer the mirror image for 12+ frames (profile figures, whose mirror is only
     0.27-0.42 of the signal away)."""
-    from .window import FEATURE_SIDE
-
     u, um = feat.upper_body()
     scale = float(np.sqrt((u[rest] ** 2).mean())) or 1e-6
     # Up to 8% of the width of slack: the anchor is not exactly the body's mirror axis.
     shifts = max(1, FEATURE_SIDE // 12)
-    asymmetry = float(_shift_tolerant(u[rest:rest + 1], um[rest:rest + 1], FEATURE_SIDE,
-                                      shifts)[0, 0])
+    opening = np.arange(rest, min(len(u), rest + max(1, round(OPENING_SECONDS * fps))))
+    to_mirror = _shift_tolerant(u[opening], um[rest:rest + 1], FEATURE_SIDE, shifts)[:, 0]
+    asymmetry = float(to_mirror[0])  # the rest pose's own distance to its mirror
     if asymmetry / scale < ASYMMETRY_MIN:
         return False  # a symmetric pose cannot tell which way it faces
-    opening = np.arange(rest, min(len(u), rest + max(1, round(OPENING_SECONDS * fps))))
     # A pose of the opening that is already near the mirrored rest pose has turned (a quick
     # turn right after a still start): it is no reference. A turn comes within 0.15 of the
-    # signal of the mirrored rest pose; a recoil no nearer than 0.27.
-    to_mirror = _shift_tolerant(u[opening], um[rest:rest + 1], FEATURE_SIDE, shifts)[:, 0]
-    opening = opening[(to_mirror >= TURNED_SHARE * asymmetry) | (opening == rest)]
+    # signal of the mirrored rest pose; a recoil no nearer than 0.27. (The rest pose itself,
+    # at its full asymmetry, always stays.)
+    opening = opening[to_mirror >= TURNED_SHARE * asymmetry]
     same = _shift_tolerant(u, u[opening], FEATURE_SIDE, shifts).min(1)
     turned = _shift_tolerant(u, um[opening], FEATURE_SIDE, shifts).min(1)
     margin = (turned - same) / scale
