@@ -20,7 +20,7 @@ import numpy as np
 
 from . import despill, outline, silhouette
 from .backdrop import KeyModel
-from .blur import normalized_blur
+from .blur import normalized_blur, normalized_blurs
 from .despill import FAR_COST, LUMA, LUMA_SEPARATION, RIM_SPILL_COST, SPILL_COST, palette, unmix
 from .silhouette import Silhouette
 
@@ -229,13 +229,11 @@ def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
     C = np.empty((len(B), 2 + len(fixed), 3), np.float32)
     C[:, 2:] = fixed[None]
     deep_f = deep[box].astype(np.float32)
-    local = np.full((len(B), 3), np.nan, np.float32)  # the part's own colour (shorter reach)
-    for j, sigma in enumerate((0.75 * wrap, 1.5 * wrap)):
-        fz, support = normalized_blur(p[box], deep_f, sigma, zb)
-        ok = (support > 1e-3)[:, None]
-        if j == 0:
-            local = np.where(ok, fz, np.nan)
-        C[:, j] = np.where(ok, fz, B)  # missing: never chosen (v2 = 0)
+    reaches = normalized_blurs(p[box], deep_f, (0.75 * wrap, 1.5 * wrap), zb)
+    for j, (fz, support) in enumerate(reaches):
+        C[:, j] = np.where((support > 1e-3)[:, None], fz, B)  # missing: never chosen (v2 = 0)
+    own, support = reaches[0]  # the part's own colour (the shorter reach), NaN where none
+    local = np.where((support > 1e-3)[:, None], own, np.nan)
     prior = np.array([0.0, FAR_COST] + [FAR_COST] * (C.shape[1] - 2), np.float32)
     if ink is not None:
         # Outlined art: its rim is the outline (despill.OUTLINE_BONUS); deeper, a part.

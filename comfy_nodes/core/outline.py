@@ -52,9 +52,7 @@ def rim_alpha(P: np.ndarray, B: np.ndarray, interior: np.ndarray, light: np.ndar
     read against the interior colour nearby only (a backdrop-like palette colour would
     explain the outline's faint outer edge as half-opaque character); the outline itself,
     and what lies outside the mask (its antialiased edge), transparent."""
-    v = interior - B
-    t_ref = ((P - B) * v).sum(-1) / np.maximum((v * v).sum(-1), 1e-6)
-    a = np.where(rim, np.clip(t_ref, 0, 1), a)
+    a = np.where(rim, np.clip(despill.line_share(P, B, interior), 0, 1), a)
     a = np.where((light & rim) | (dep < 1), 0.0, a)
     # With the portrait, the outline blurred with a part (a running leg) too: a pixel of
     # none of the portrait's colours that is part, outline and backdrop. (Without it, a

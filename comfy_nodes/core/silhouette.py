@@ -211,11 +211,9 @@ def _open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndar
     hb = hole[y0:y1, x0:x1]
     F, support = normalized_blur(p[y0:y1, x0:x1], core, 2.0 * kernel.shape[0], hb)
     P, B = p[y0:y1, x0:x1][hb], plate[y0:y1, x0:x1][hb]
-    v = F - B
-    v2 = (v * v).sum(-1)
-    t = ((P - B) * v).sum(-1) / np.maximum(v2, 1e-6)
+    far = ((F - B) ** 2).sum(-1) > (3 * threshold) ** 2  # the part is clearly not backdrop
     near_b = colour_distance(P, B) < SLIVER_DISTANCE * threshold
-    seen_through = (support > 1e-3) & (v2 > (3 * threshold) ** 2) & (t < SLIVER_SHARE) & near_b
+    seen_through = (support > 1e-3) & far & (despill.line_share(P, B, F) < SLIVER_SHARE) & near_b
     out = fg.copy()
     out[ys[seen_through], xs[seen_through]] = 0
     return out
