@@ -12,6 +12,9 @@ A drawn character (tests/synth.py) is filmed the way an image-to-video model ren
 - art styles: flat, shaded (rim-darkened, lit from the upper left, textured), outlined
   (a dark ink line), strands (hair strands and a needle-thin blade under 2 px);
 - H.264 yuv420p at a chosen CRF, optionally with variable frame timing.
+Or, instead of a drawn character, real sprite art (`Spec.sprite`): Kenney's CC0 characters
+(tests/art/kenney/, from PyPI's `arcade` wheel), their 8-pose walk cycle or idle frame,
+upscaled (Lanczos, premultiplied) as a model renders a portrait at its size.
 Truth: the character's own RGBA per frame (blurred as the camera saw it, without spill).
 """
 
@@ -30,6 +33,7 @@ from pathlib import Path
 import av
 import cv2
 import numpy as np
+from PIL import Image
 
 from comfy_nodes.core import video
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
@@ -70,6 +74,7 @@ class Spec:
     zoom: float = 0.0
     vfr: bool = False  # frame times jitter (a variable-frame-rate file)
     static: bool = False  # one still picture, fresh noise per frame
+    sprite: str | None = None  # real art: a folder of tests/art/kenney/ (walk or idle)
     seed: int = 0
 
 
@@ -141,6 +146,57 @@ def _shade(rgba: np.ndarray, height_px: float) -> np.ndarray:
     return out
 
 
+ART = Path(__file__).resolve().parent / "art" / "kenney"
+BREATH = 0.015  # an idle sprite's vertical scale swings by this, once a period
+
+
+@functools.cache
+def _sprite_frames(name: str) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """(idle, walk cycle) of a real sprite, RGBA uint8, as drawn (96x128)."""
+    def load(p: Path) -> np.ndarray:
+        with Image.open(p) as im:
+            return np.asarray(im.convert("RGBA"))
+
+    folder = ART / name
+    idle, walk = sorted(folder.glob("*_idle.png")), sorted(folder.glob("*_walk[0-9].png"))
+    if len(idle) != 1 or not walk:
+        there = sorted(p.name for p in ART.iterdir() if p.is_dir())
+        raise FileNotFoundError(f"{folder}: no sprite there (one *_idle.png and *_walk0-9.png "
+                                f"are needed); the sprites are {there}")
+    return load(idle[0]), tuple(load(p) for p in walk)
+
+
+def _sprite(spec: Spec, t: float, size: tuple[int, int], height: float,
+            feet: tuple[float, float], facing: int) -> np.ndarray:
+    """The real sprite at time t: its walk cycle (8 poses a period) or its idle frame
+    breathing, scaled so its idle stands `height` px tall with its lowest opaque row on
+    `feet`; resampled premultiplied (Lanczos), as a model renders art at its size."""
+    idle, walk = _sprite_frames(spec.sprite or "")
+    sy = 1.0
+    if spec.action in ("walk", "run") and t > 0:
+        src = walk[int(t / spec.period * len(walk)) % len(walk)]
+    else:
+        src = idle
+        sy = 1.0 + BREATH * math.sin(2 * math.pi * t / spec.period)
+    if facing < 0:
+        src = src[:, ::-1]
+    rows = np.nonzero(idle[..., 3].any(1))[0]
+    k = height / (rows[-1] + 1 - rows[0])
+    ax, ay = src.shape[1] / 2, float(rows[-1] + 1)  # the feet: bottom centre of the sprite
+    m = np.array([[k, 0, feet[0] - k * ax], [0, k * sy, feet[1] - k * sy * ay]], np.float64)
+    a = src[..., 3:4].astype(np.float32) / 255
+    prem = np.concatenate([src[..., :3] * a, a * 255], -1)
+    out = cv2.warpAffine(prem, m, size, flags=cv2.INTER_LANCZOS4,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    alpha = np.clip(out[..., 3], 0, 255)
+    rgb = out[..., :3] * (255 / np.maximum(alpha, 1e-3))[..., None]
+    res = np.zeros((size[1], size[0], 4), np.uint8)
+    res[..., :3] = np.clip(rgb + 0.5, 0, 255)
+    res[..., 3] = np.clip(alpha + 0.5, 0, 255)
+    res[..., :3][res[..., 3] == 0] = 0
+    return res
+
+
 def _render(spec: Spec, char: synth.Character, i: int) -> np.ndarray:
     """The character at frame i, motion-blurred over half a frame when spec.blur."""
     w, h = spec.size
@@ -153,7 +209,10 @@ def _render(spec: Spec, char: synth.Character, i: int) -> np.ndarray:
             pose = replace(pose, facing=-pose.facing)
         hp = h * spec.height_frac * (1 + spec.zoom * i)
         feet = (w / 2 + spec.drift[0] * i, h * spec.feet_y + spec.drift[1] * i)
-        rgba = synth.render(char, pose, spec.size, hp, feet)
+        if spec.sprite:
+            rgba = _sprite(spec, t, spec.size, hp, feet, pose.facing)
+        else:
+            rgba = synth.render(char, pose, spec.size, hp, feet)
         if spec.style == "shaded":
             rgba = _shade(rgba, hp)
         shots.append(rgba)
@@ -316,8 +375,11 @@ def make(name: str, spec: Spec) -> Footage:
     encode_isolated(film(spec), path, spec)
     still = synth.Pose()
     w, h = 320, 480
-    por = synth.render(character(spec, light_outline=False), still, (w, h), h * 0.9,
-                       (w / 2, h * 0.96))
+    if spec.sprite:
+        por = _sprite(spec, 0.0, (w, h), h * 0.9, (w / 2, h * 0.96), 1)
+    else:
+        por = synth.render(character(spec, light_outline=False), still, (w, h), h * 0.9,
+                           (w / 2, h * 0.96))
     if spec.style == "shaded":
         por = _shade(por, h * 0.9)
     return Footage(spec, path, por)
@@ -361,6 +423,11 @@ CASES: dict[str, Spec] = {
     # (edge -9.3) until the key channel was kept near the ink's own.
     "hurt_outlined_blue": Spec(action="hurt", period=0.6, style="outlined", key=(20, 60, 200),
                                seed=44),
+    # Real art (Kenney, CC0): a girl in a green shirt walking, 6 px / 35 % wrap, CRF 22; a
+    # teal-skinned zombie breathing, CRF 24.
+    "walk_real_green_shirt": Spec(sprite="female_person", wrap_px=6, wrap=0.35, crf=22,
+                                  seed=61),
+    "idle_real_teal_zombie": Spec(action="idle", sprite="zombie", crf=24, seed=62),
 }
 
 # The QC flags each case must raise (and no other).
