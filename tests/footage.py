@@ -68,6 +68,7 @@ class Spec:
     shadow: float = 0.22  # darkening under the feet (to 0.78 of the backdrop)
     blur: bool = True
     ghost: float = 0.0  # share of the previous frame blended in
+    ghost_clean: bool = False  # ... of the clean previous frame, not the ghosted one
     turn_at: int | None = None  # from this frame on the character faces the other way
     letterbox: int = 0  # rows of black bar at the top and at the bottom
     drift: tuple[float, float] = (0.0, 0.0)
@@ -298,9 +299,10 @@ def film(spec: Spec) -> np.ndarray:
             fg = light_wrap(rgba[sl], bg[sl], spec.wrap_px, spec.wrap)
             a = rgba[sl][..., 3:4].astype(np.float32) / 255
             rgb[sl] = fg * a + bg[sl] * (1 - a)
+        clean = rgb
         if spec.ghost and prev is not None:
             rgb = rgb * (1 - spec.ghost) + prev * spec.ghost
-        prev = rgb
+        prev = clean if spec.ghost_clean else rgb
         rgb += np.roll(bank[i % 3], tuple(rng.integers(0, (h, w))), axis=(0, 1))
         if spec.letterbox:
             lb = spec.letterbox

@@ -35,7 +35,7 @@ Flags are facts about the clip, not errors: the sheet is still written.
   place at 25-40% (0.014-0.021: its poses are held for three frames, so a ghost shows
   only where a pose changes, as a blur does) and a ghosted idle (0.008). (The count of
   every faint pixel, before, flagged 9 of the 17 and could not part a 20% ghost, 0.046,
-  from a drifting walk's blur, 0.054.)
+  from a drifting walk's blur, 0.054.) python -m benchmarks.smear measures it again.
 - Letterbox bars (black rows or columns round the picture, uniform in every frame) are
   cut before the backdrop is learned: not NOISE, and the crop is in meta.clip.crop.
 """
