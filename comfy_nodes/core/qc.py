@@ -29,7 +29,7 @@ Flags are facts about the clip, not errors: the sheet is still written.
   (tests/footage.py's cases, other seeds, runs, attacks and hurts at 0.4-0.6 s periods,
   a drifting walk, real sprite art): 17 ghosted at 20-45% (recursive, or of the clean
   previous frame) score 0.025-0.144 on drawn walks, runs, skills, hurts and attacks,
-  0.026-0.029 on real-art walks at 30-45%; 35 clean moving clips 0.002-0.021 (the top: a
+  0.026-0.029 on real-art walks at 30-45%; 35 clean moving clips 0.001-0.021 (the top: a
   hurt's 0.4 s recoil). Flagged above 0.023. Then on 18 clips made after the threshold
   was set: 7 of 8 ghosted flagged, 10 clean at most 0.020. Missed: a real-art walk in
   place at 25-40% (0.014-0.021: its poses are held for three frames, so a ghost shows
