@@ -206,6 +206,14 @@ def test_hang_gets_a_thread_dump_restart_and_bounded_retries(workspace):
     workspace.write()
 
 
+def _ctrl_c_reaches() -> None:
+    """In the driver's process before it starts: SIGINT at its default, as in a terminal.
+    A shell without job control starts background jobs with SIGINT ignored (so Ctrl-C
+    does not reach them), and Python then never raises KeyboardInterrupt: under a CI
+    started that way the driver ran to the end (exit 0) and this test failed."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_cleanly_and_the_next_run_resumes(workspace):
     """SIGINT during generation: exit 130 with one line, our prompt is interrupted on the
     server, the job is left pending, and the next run picks it up as interrupted."""
@@ -213,9 +221,9 @@ def test_ctrl_c_stops_cleanly_and_the_next_run_resumes(workspace):
     proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
                              "--force", "--chars", "zombie", "--only", "idle"], cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()})
+                            env={**os.environ, **workspace.env()}, preexec_fn=_ctrl_c_reaches)
     url = f"http://127.0.0.1:{workspace.port}"
-    wait_running([url], proc, 120)
+    assert wait_running([url], proc, 120)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
