@@ -34,6 +34,11 @@ class KeyModel:
     threshold: float  # colour distance above which a pixel is character
     backdrop_share: float  # share of the frame border that looks like the backdrop
 
+    @property
+    def channel(self) -> int:
+        """The key's own channel, its largest (0, 1, 2 for R, G, B): 1 on a green screen."""
+        return int(np.argmax(self.key))
+
     def plate_at(self, height: int, width: int) -> np.ndarray:
         if self.plate.shape[:2] == (height, width):
             return self.plate

@@ -205,8 +205,7 @@ def _unspilled(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, wrap: int, r
     if ref is None or not thin.any():
         return deep, p
     src = p.copy()
-    src[thin] = despill.unwrap(p[thin], plate[thin], ref, key.noise, MAX_WRAP,
-                               int(np.argmax(key.key)))
+    src[thin] = despill.unwrap(p[thin], plate[thin], ref, key.noise, MAX_WRAP, key.channel)
     return deep, src
 
 
@@ -261,7 +260,7 @@ class _Solved(NamedTuple):
 def _solve(edge: _Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel,
            ref: np.ndarray | None) -> _Solved:
     """Each zone pixel un-mixed against its candidates C (M, K, 3) at their prior costs."""
-    c = int(np.argmax(key.key))
+    c = key.channel
     P, B, rim, smeared = edge.P, edge.B, edge.rim, edge.smeared
     cap = edge.cap
     # On the rim some backdrop is expected (antialiasing): there the fit weighs more.

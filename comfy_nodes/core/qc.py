@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .backdrop import KeyModel, colour_distance
 from .window import FEATURE_SIDE, Features, rms_distances
 
 STATIC_BELOW = 0.1
@@ -169,11 +170,9 @@ def bars(small: np.ndarray) -> tuple[int, int, int, int]:
     return run(row_max), run(row_max[::-1]), run(col_max), run(col_max[::-1])
 
 
-def smear(small: np.ndarray, masks: np.ndarray, key) -> float:
+def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
     """Share of the character's area that is a faint copy of the previous frame at one
     share (see SMEAR above); median over frames where the character moved."""
-    from .backdrop import colour_distance
-
     plate = key.plate
     scores = []
     prev = small[0].astype(np.float32) - plate  # frame by frame: no float copy of the clip

@@ -4,13 +4,12 @@ made like model output, are judged in test_footage.py.)"""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from comfy_nodes.core import qc
+from comfy_nodes.core.backdrop import KeyModel
 
 PLATE = np.array([40, 200, 70], np.float32)
 # A sleeve near the backdrop's colour (48 levels off): a faint copy of it is no longer
@@ -40,7 +39,8 @@ def _clip(shares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return small, masks
 
 
-KEY = SimpleNamespace(plate=np.broadcast_to(PLATE, (H, W, 3)), threshold=THRESHOLD)
+KEY = KeyModel(key=PLATE, plate=np.broadcast_to(PLATE, (H, W, 3)), noise=THRESHOLD / 4,
+               threshold=THRESHOLD, backdrop_share=1.0)
 
 
 def test_a_ghost_at_one_share_is_flagged_and_a_blur_ramp_of_as_many_pixels_is_not():
