@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .channels import max_abs, norm2, total
+
 # The plate already models gradients and vignetting, so only soft shadows remain: darker
 # than this share of the plate is character (a dark green shirt must not read as shadow).
 SHADOW_FLOOR = 0.75
@@ -69,7 +71,7 @@ def shrink(frames: np.ndarray, factor: int) -> np.ndarray:
 
 
 def _chromaticity(rgb: np.ndarray) -> np.ndarray:
-    s = rgb.sum(axis=-1, keepdims=True) + 1e-3
+    s = total(rgb)[..., None] + 1e-3
     return rgb / s
 
 
@@ -111,11 +113,11 @@ def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) ->
     key = np.median(border, axis=0)
     chroma = _chromaticity(small)
     key_chroma = _chromaticity(key)
-    dist = np.abs(chroma - key_chroma).max(-1)
-    border_dist = np.abs(_chromaticity(border) - key_chroma).max(-1)
+    dist = max_abs(chroma - key_chroma)
+    border_dist = max_abs(_chromaticity(border) - key_chroma)
     # The border's own chroma spread sets the tolerance (gradients, noise), within bounds.
     tol = float(np.clip(np.percentile(border_dist, 90) * 1.5, 0.02, 0.12))
-    bright = small.sum(-1) >= SHADOW_FLOOR * key.sum()
+    bright = total(small) >= SHADOW_FLOOR * key.sum()
     candidate = (dist <= tol) & bright
     backdrop_share = float((border_dist <= tol).mean())
     if key_chroma.max() - key_chroma.min() < MIN_KEY_SATURATION:
@@ -163,7 +165,7 @@ def _fit_plate(small: np.ndarray, candidate: np.ndarray, key: np.ndarray,
         # and the plate must not depend on the machine's cores.
         coef = np.linalg.solve(np.einsum("ni,nj->ij", aw, a) + ridge,
                                np.einsum("ni,nj->ij", aw, b))
-        r = np.sqrt(((a @ coef - b) ** 2).sum(1))
+        r = np.sqrt(norm2(a @ coef - b))
         c = 4.685 * max(1.4826 * np.median(r), 1.0) * 1.5
         wts = np.where(r < c, (1 - (r / c) ** 2) ** 2, 0.0)
     return (terms @ coef).reshape(h, w, 3).astype(np.float32)

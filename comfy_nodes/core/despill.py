@@ -11,9 +11,12 @@ neighbour's, `_smeared_fit` judges by luma and by a chroma share near the luma's
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
+
+from .channels import dot, norm2
 
 LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 # Spill explains a pixel only when it lies on the line from the backdrop to a character
@@ -77,12 +80,12 @@ def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
     # Seeded by farthest points, not OpenCV's random seeding (its RNG is per thread, and
     # cells are matted on a pool): the same frame always gets the same palette.
     centres = [px.mean(0)]
-    d2 = ((px - centres[0]) ** 2).sum(1)
+    d2 = norm2(px - centres[0])
     for _ in range(k - 1):
         centres.append(px[int(np.argmax(d2))])
-        d2 = np.minimum(d2, ((px - centres[-1]) ** 2).sum(1))
+        d2 = np.minimum(d2, norm2(px - centres[-1]))
     c = np.array(centres, np.float32)
-    labels = np.argmin(((px[:, None] - c[None]) ** 2).sum(-1), 1).astype(np.int32)
+    labels = np.argmin(norm2(px[:, None] - c[None]), 1).astype(np.int32)
     labels = labels.reshape(-1, 1)
     cv2.setRNGSeed(seed)  # this thread's RNG refills a cluster that empties
     _, _, found = cv2.kmeans(px, k, labels, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
@@ -169,13 +172,13 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     backdrop share per pixel, SPILL_COST where not given. Returns (t, F_chosen)."""
     v = cands - B[:, None]  # (M, K, 3)
     v2 = np.einsum("mkc,mkc->mk", v, v)  # einsum: numpy's sum over a length-3 axis is slow
-    t, resid = _line_fit(P, B, v, v2, cap, smeared, cands)
+    fits = _LineFits(P, B, v, v2, cands, smeared)
+    t, resid = fits.at(cap)
     per_share = (np.full(len(P), SPILL_COST, np.float32) if spill is None else spill)[:, None]
     cost = resid + per_share * (1 - t)
     if translucent is not None and translucent.any():
         m = translucent
-        t_x, resid_x = _line_fit(P[m], B[m], v[m], v2[m], np.full(int(m.sum()), MAX_BLUR),
-                                 None if smeared is None else smeared[m], cands[m])
+        t_x, resid_x = fits.at(np.full(int(m.sum()), MAX_BLUR), m)
         cost_x = resid_x + per_share[m] * (1 - t_x) + TRANSLUCENT_COST * np.maximum(
             (1 - t_x) - cap[m][:, None], 0.0)
         better = cost_x < cost[m]
@@ -190,33 +193,38 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     return t_best, np.where(ok[:, None], cands[rows, best], P)
 
 
-def _line_fit(P: np.ndarray, B: np.ndarray, v: np.ndarray, v2: np.ndarray, cap: np.ndarray,
-              smeared: np.ndarray | None, cands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """unmix's (t, residual) per pixel and candidate, with 1 - t at most cap: the RGB
-    line, or for `smeared` pixels _smeared_fit (each row gets one of the two)."""
-    if smeared is None or not smeared.any():
-        return _rgb_fit(P, B, v, v2, cap)
-    dtype = np.result_type(v2, cap)  # as _rgb_fit's (float64 where cap is)
-    t = np.empty(v2.shape, dtype)
-    resid = np.empty(v2.shape, dtype)
-    rgb = ~smeared
-    if rgb.any():
-        t[rgb], resid[rgb] = _rgb_fit(P[rgb], B[rgb], v[rgb], v2[rgb], cap[rgb])
-    t[smeared], resid[smeared] = _smeared_fit(P[smeared], B[smeared], cands[smeared],
-                                              cap[smeared])
-    return t, resid
+class _LineFits:
+    """unmix's fit of each pixel (M rows) on each candidate's line, up to the cap: the RGB
+    line, or for `smeared` rows _smeared_fit's. What does not depend on the cap is computed
+    once, so the capped fit and the translucent rows' refit share it."""
 
+    def __init__(self, P: np.ndarray, B: np.ndarray, v: np.ndarray, v2: np.ndarray,
+                 cands: np.ndarray, smeared: np.ndarray | None):
+        d = P - B
+        self.dv = np.matmul(v, d[:, :, None])[..., 0]  # a batched matmul beats einsum here
+        self.share = self.dv / np.maximum(v2, 1e-6)  # along the line, unclipped
+        self.d2 = np.einsum("mc,mc->m", d, d)[:, None]
+        self.v2 = v2
+        self.smeared = smeared if smeared is not None and smeared.any() else None
+        if self.smeared is not None:
+            s = self.smeared
+            self.luma = _SmearedParts.of(P[s], B[s], v[s], cands[s])
 
-def _rgb_fit(P: np.ndarray, B: np.ndarray, v: np.ndarray, v2: np.ndarray,
-             cap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(t, residual) of each pixel on the RGB line from B to each candidate."""
-    d = P - B
-    dv = np.matmul(v, d[:, :, None])[..., 0]  # a batched matmul beats einsum here
-    t = np.clip(dv / np.maximum(v2, 1e-6), (1 - cap)[:, None], 1.0)
-    # |d - t v|^2 = |d|^2 - 2 t d.v + t^2 |v|^2
-    resid = np.sqrt(np.maximum(np.einsum("mc,mc->m", d, d)[:, None] - 2 * t * dv
-                               + t * t * v2, 0.0))
-    return t, resid
+    def at(self, cap: np.ndarray, rows: np.ndarray | None = None) -> tuple[
+            np.ndarray, np.ndarray]:
+        """(t, residual), each (M', K), of the rows given ((M,) bool; all by default),
+        with 1 - t at most cap (M',)."""
+        pick = (lambda a: a) if rows is None else (lambda a: a[rows])
+        dv, v2 = pick(self.dv), pick(self.v2)
+        t = np.clip(pick(self.share), (1 - cap)[:, None], 1.0)
+        # |d - t v|^2 = |d|^2 - 2 t d.v + t^2 |v|^2
+        resid = np.sqrt(np.maximum(pick(self.d2) - 2 * t * dv + t * t * v2, 0.0))
+        if self.smeared is not None:
+            here = pick(self.smeared)  # the smeared rows among those asked for
+            if here.any():
+                among = None if rows is None else (self.smeared & rows)[self.smeared]
+                t[here], resid[here] = self.luma.at(cap[here], among)
+        return t, resid
 
 
 # Levels per unit of difference between a smeared pixel's chroma share and its luma share:
@@ -235,20 +243,43 @@ def _smeared_fit(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
     between the backdrop's chroma and the candidate's (at its own share), but not off that
     segment. Measured on a dark-blue leg's edge next to a green shirt: the RGB line put the
     shirt's green nearer (it explains the backdrop-green chroma), this fit the leg's blue."""
-    yp, yb, yf = P @ LUMA, B @ LUMA, cands @ LUMA  # (M,), (M,), (M, K)
-    dc = (P - B) @ CHROMA.T  # (M, 2)
-    vc = (cands - B[:, None]) @ CHROMA.T  # (M, K, 2)
-    # Planar (Cb, Cr) arithmetic: several times faster than einsum over a length-2 axis.
-    vb, vr, db, dr = vc[..., 0], vc[..., 1], dc[:, None, 0], dc[:, None, 1]
-    s = np.clip((db * vb + dr * vr) / np.maximum(vb * vb + vr * vr, 1e-6), 0.0, 1.0)
-    dy = yf - yb[:, None]
-    by_luma = np.abs(dy) > LUMA_SEPARATION
-    t_y = (yp - yb)[:, None] / np.where(by_luma, dy, 1.0)
-    t = np.clip(np.where(by_luma, t_y, s), (1 - cap)[:, None], 1.0)
-    luma_off = (yp - yb)[:, None] - t * dy
-    ob, orr = db - s * vb, dr - s * vr
-    resid = np.sqrt(luma_off * luma_off + ob * ob + orr * orr)
-    return t, resid + CHROMA_SHARE_COST * np.abs(s - t)
+    return _SmearedParts.of(P, B, cands - B[:, None], cands).at(cap)
+
+
+class _SmearedParts(NamedTuple):
+    """What _smeared_fit needs of each pixel (M rows) and candidate (K) before the cap."""
+
+    share: np.ndarray  # (M, K) the mix share before the cap: by luma, or the chroma's
+    chroma_share: np.ndarray  # (M, K) the share along the chroma segment
+    dy: np.ndarray  # (M, K) the candidate's luma less the backdrop's
+    dyp: np.ndarray  # (M, 1) the pixel's luma less the backdrop's
+    off_b: np.ndarray  # (M, K) the pixel's Cb off the chroma segment
+    off_r: np.ndarray  # (M, K) ... and its Cr
+
+    @classmethod
+    def of(cls, P: np.ndarray, B: np.ndarray, v: np.ndarray,
+           cands: np.ndarray) -> _SmearedParts:
+        """P, B (M, 3), candidates (M, K, 3) and v = cands - B[:, None]."""
+        yp, yb, yf = P @ LUMA, B @ LUMA, cands @ LUMA  # (M,), (M,), (M, K)
+        dc = (P - B) @ CHROMA.T  # (M, 2)
+        vc = v @ CHROMA.T  # (M, K, 2)
+        # Planar (Cb, Cr) arithmetic: several times faster than einsum over a length-2 axis.
+        vb, vr, db, dr = vc[..., 0], vc[..., 1], dc[:, None, 0], dc[:, None, 1]
+        s = np.clip((db * vb + dr * vr) / np.maximum(vb * vb + vr * vr, 1e-6), 0.0, 1.0)
+        dy = yf - yb[:, None]
+        by_luma = np.abs(dy) > LUMA_SEPARATION
+        dyp = (yp - yb)[:, None]
+        t_y = dyp / np.where(by_luma, dy, 1.0)
+        return cls(np.where(by_luma, t_y, s), s, dy, dyp, db - s * vb, dr - s * vr)
+
+    def at(self, cap: np.ndarray, rows: np.ndarray | None = None) -> tuple[
+            np.ndarray, np.ndarray]:
+        """(t, residual) of the rows given ((M,) bool; all by default), 1 - t at most cap."""
+        p = self if rows is None else _SmearedParts(*(a[rows] for a in self))
+        t = np.clip(p.share, (1 - cap)[:, None], 1.0)
+        luma_off = p.dyp - t * p.dy
+        resid = np.sqrt(luma_off * luma_off + p.off_b * p.off_b + p.off_r * p.off_r)
+        return t, resid + CHROMA_SHARE_COST * np.abs(p.chroma_share - t)
 
 
 # A part and a second colour tell their shares apart only when their directions from the
@@ -366,7 +397,7 @@ def closest(px: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray
     out = np.full(len(px), np.inf, np.float32)
     idx = np.zeros(len(px), np.int64)
     for k, c in enumerate(colours):
-        d = np.sqrt(((px - c) ** 2).sum(-1))
+        d = np.sqrt(norm2(px - c))
         idx = np.where(d < out, k, idx)
         out = np.minimum(out, d)
     return out, idx
@@ -376,13 +407,13 @@ def line_share(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
     """(M,) how far along the line from B to F (each (M, 3)) each P lies, unclipped: 0 at
     B, 1 at F (its projection's share of the way; F's share in the mix P)."""
     v = F - B
-    return ((P - B) * v).sum(-1) / np.maximum((v * v).sum(-1), 1e-6)
+    return dot(P - B, v) / np.maximum(norm2(v), 1e-6)
 
 
 def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
     """Distance of each P from the segment B..F (levels)."""
     t = np.clip(line_share(P, B, F), 0.0, 1.0)
-    return np.sqrt(((P - B - t[:, None] * (F - B)) ** 2).sum(-1))
+    return np.sqrt(norm2(P - B - t[:, None] * (F - B)))
 
 
 def key_excess(X: np.ndarray, key_channel: int) -> np.ndarray:

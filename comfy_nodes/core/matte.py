@@ -21,6 +21,7 @@ import numpy as np
 from . import despill, outline, silhouette
 from .backdrop import KeyModel
 from .blur import normalized_blur, normalized_blurs
+from .channels import total
 from .despill import FAR_COST, LUMA, LUMA_SEPARATION, RIM_SPILL_COST, SPILL_COST, palette, unmix
 from .silhouette import Silhouette
 
@@ -134,7 +135,7 @@ def _this_frames_plate(p: np.ndarray, plate: np.ndarray, sil: Silhouette) -> np.
     around = (cv2.dilate(sil.outer, sil.kernel, iterations=3) > 0) & (sil.outer == 0)
     if around.sum() <= 50:
         return plate
-    gain = float(np.median(p[around].sum(-1) / np.maximum(plate[around].sum(-1), 1.0)))
+    gain = float(np.median(total(p[around]) / np.maximum(total(plate[around]), 1.0)))
     return plate * float(np.clip(gain, 0.8, 1.25))
 
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from .backdrop import KeyModel, colour_distance
+from .channels import dot, norm2
 from .window import FEATURE_SIDE, Features, rms_distances
 
 STATIC_BELOW = 0.1
@@ -187,9 +188,9 @@ def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
         solid = colour_distance(small[t], plate) > 2.5 * key.threshold
         left = prev_char & ~solid
         a, b = cur[left], prev_diff[left]
-        nb = np.sqrt((b * b).sum(-1)) + 1e-3
-        na = np.sqrt((a * a).sum(-1)) + 1e-3
-        cos = (a * b).sum(-1) / (na * nb)
+        nb = np.sqrt(norm2(b)) + 1e-3
+        na = np.sqrt(norm2(a)) + 1e-3
+        cos = dot(a, b) / (na * nb)
         ratio = na / nb
         faint = (cos >= 0.95) & (ratio >= 0.2) & (ratio <= 0.8) & (nb > 2 * key.threshold)
         scores.append(densest_cluster(ratio[faint], SMEAR_WINDOW) / area)

@@ -18,6 +18,7 @@ import numpy as np
 from . import despill
 from .backdrop import KeyModel, clean_mask, colour_distance
 from .blur import normalized_blur
+from .channels import dot, norm2
 from .despill import LUMA, LUMA_SEPARATION
 
 # Under the key's threshold a pixel is still character when it is more than this many
@@ -164,8 +165,8 @@ def thin_gaps(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, noise: float,
     # segment between them (a belt of the backdrop's luma between dark legs is not).
     P, B, F = p[gap], plate[gap], part_colour[gap]
     dc, vc = (P - B) @ despill.CHROMA.T, (F - B) @ despill.CHROMA.T
-    share = np.clip((dc * vc).sum(-1) / np.maximum((vc * vc).sum(-1), 1e-6), 0.0, 1.0)
-    off = np.sqrt(((dc - share[:, None] * vc) ** 2).sum(-1))
+    share = np.clip(dot(dc, vc) / np.maximum(norm2(vc), 1e-6), 0.0, 1.0)
+    off = np.sqrt(norm2(dc - share[:, None] * vc))
     ok = (off <= THIN_GAP_CHROMA + noise) & (share >= THIN_GAP_SHARE) & (
         share <= despill.UNBLUR_SHARE)
     # Nor is a colour near a portrait colour, or, where the silhouette moved, mostly a
@@ -211,7 +212,7 @@ def _open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndar
     hb = hole[y0:y1, x0:x1]
     F, support = normalized_blur(p[y0:y1, x0:x1], core, 2.0 * kernel.shape[0], hb)
     P, B = p[y0:y1, x0:x1][hb], plate[y0:y1, x0:x1][hb]
-    far = ((F - B) ** 2).sum(-1) > (3 * threshold) ** 2  # the part is clearly not backdrop
+    far = norm2(F - B) > (3 * threshold) ** 2  # the part is clearly not backdrop
     near_b = colour_distance(P, B) < SLIVER_DISTANCE * threshold
     seen_through = (support > 1e-3) & far & (despill.line_share(P, B, F) < SLIVER_SHARE) & near_b
     out = fg.copy()
