@@ -9,6 +9,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from .channels import gather
+
 
 def normalized_blur(values: np.ndarray, weight: np.ndarray, sigma: float,
                     at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -25,7 +27,10 @@ def normalized_blurs(values: np.ndarray, weight: np.ndarray, sigmas: Sequence[fl
     copy shrunk by sigma/3 (a smooth estimate loses nothing there; the cost of a Gaussian
     grows with sigma)."""
     h, w = weight.shape
-    weighted = values * weight[..., None]
+    weighted = np.empty(values.shape, np.result_type(values, weight))
+    for c in range(values.shape[-1]):  # by plane: twice as fast as broadcasting weight
+        np.multiply(values[..., c], weight, out=weighted[..., c])
+    index = np.flatnonzero(at)
     out = []
     for sigma in sigmas:
         f = int(sigma // 3)
@@ -40,6 +45,6 @@ def normalized_blurs(values: np.ndarray, weight: np.ndarray, sigmas: Sequence[fl
         else:
             num = cv2.GaussianBlur(weighted, (0, 0), sigma)
             den = cv2.GaussianBlur(weight, (0, 0), sigma)
-        support = den[at]
-        out.append((num[at] / np.maximum(support, 1e-6)[:, None], support))
+        support = gather(den, index)
+        out.append((gather(num, index) / np.maximum(support, 1e-6)[:, None], support))
     return out

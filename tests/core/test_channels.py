@@ -36,3 +36,14 @@ def test_leading_axes_are_kept():
     a = np.arange(2 * 5 * 7 * 3, dtype=np.float32).reshape(2, 5, 7, 3)
     assert channels.total(a).shape == (2, 5, 7)
     assert np.array_equal(channels.total(a), a.sum(-1))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 30), st.integers(0, 2**32 - 1), st.booleans())
+def test_gather_is_boolean_indexing(h, w, seed, view):
+    rng = np.random.default_rng(seed)
+    image = rng.normal(size=(h + 4, w + 4, 3)).astype(np.float32)
+    a = image[2:2 + h, 1:1 + w] if view else image[:h, :w].copy()  # a box of a frame, or not
+    mask = rng.random((h, w)) < 0.4
+    assert np.array_equal(channels.gather(a, np.flatnonzero(mask)), a[mask])
+    assert np.array_equal(channels.gather(a[..., 0], np.flatnonzero(mask)), a[..., 0][mask])
