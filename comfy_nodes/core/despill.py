@@ -80,12 +80,13 @@ def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
     # Seeded by farthest points, not OpenCV's random seeding (its RNG is per thread, and
     # cells are matted on a pool): the same frame always gets the same palette.
     centres = [px.mean(0)]
-    d2 = norm2(px - centres[0])
-    for _ in range(k - 1):
+    d2 = norm2(px - centres[0])  # to the nearest centre so far
+    labels = np.zeros(len(px), np.int32)
+    for j in range(1, k):
         centres.append(px[int(np.argmax(d2))])
-        d2 = np.minimum(d2, norm2(px - centres[-1]))
-    c = np.array(centres, np.float32)
-    labels = np.argmin(norm2(px[:, None] - c[None]), 1).astype(np.int32)
+        dj = norm2(px - centres[-1])
+        labels[dj < d2] = j  # the nearest centre; a tie keeps the earlier one, as argmin
+        d2 = np.minimum(d2, dj)
     labels = labels.reshape(-1, 1)
     cv2.setRNGSeed(seed)  # this thread's RNG refills a cluster that empties
     _, _, found = cv2.kmeans(px, k, labels, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)

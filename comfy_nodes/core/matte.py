@@ -219,7 +219,7 @@ def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
     neighbourhood), the frame's unreachable palette, the portrait's and its ink outline's;
     their prior costs (K,); and the part's own colour (M, 3), NaN where none is near."""
     box, zb, B = edge.box, edge.mask, edge.B
-    pal = [palette(p[deep > 0])] if deep.any() else []
+    pal = [palette(gather(p, np.flatnonzero(deep)))] if deep.any() else []
     n_frame = len(pal[0]) if pal else 0
     if ref is not None:
         pal.append(ref)

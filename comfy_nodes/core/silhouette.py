@@ -18,7 +18,7 @@ import numpy as np
 from . import despill
 from .backdrop import KeyModel, clean_mask, colour_distance
 from .blur import normalized_blur
-from .channels import dot, norm2
+from .channels import dot, gather, norm2
 from .despill import LUMA, LUMA_SEPARATION
 
 # Under the key's threshold a pixel is still character when it is more than this many
@@ -211,7 +211,8 @@ def _open_slivers(p: np.ndarray, plate: np.ndarray, raw: np.ndarray, fg: np.ndar
     core = cv2.erode(raw[y0:y1, x0:x1], kernel).astype(np.float32)
     hb = hole[y0:y1, x0:x1]
     F, support = normalized_blur(p[y0:y1, x0:x1], core, 2.0 * kernel.shape[0], hb)
-    P, B = p[y0:y1, x0:x1][hb], plate[y0:y1, x0:x1][hb]
+    index = np.flatnonzero(hb)
+    P, B = gather(p[y0:y1, x0:x1], index), gather(plate[y0:y1, x0:x1], index)
     far = norm2(F - B) > (3 * threshold) ** 2  # the part is clearly not backdrop
     near_b = colour_distance(P, B) < SLIVER_DISTANCE * threshold
     seen_through = (support > 1e-3) & far & (despill.line_share(P, B, F) < SLIVER_SHARE) & near_b
