@@ -172,7 +172,7 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     part blurred by motion is a mix with any share). `spill` (M,): the levels per unit of
     backdrop share per pixel, SPILL_COST where not given. Returns (t, F_chosen)."""
     v = cands - B[:, None]  # (M, K, 3)
-    v2 = np.einsum("mkc,mkc->mk", v, v)  # einsum: numpy's sum over a length-3 axis is slow
+    v2 = norm2(v)
     fits = _LineFits(P, B, v, v2, cands, smeared)
     t, resid = fits.at(cap)
     per_share = (np.full(len(P), SPILL_COST, np.float32) if spill is None else spill)[:, None]
@@ -204,7 +204,7 @@ class _LineFits:
         d = P - B
         self.dv = np.matmul(v, d[:, :, None])[..., 0]  # a batched matmul beats einsum here
         self.share = self.dv / np.maximum(v2, 1e-6)  # along the line, unclipped
-        self.d2 = np.einsum("mc,mc->m", d, d)[:, None]
+        self.d2 = norm2(d)[:, None]
         self.v2 = v2
         self.smeared = smeared if smeared is not None and smeared.any() else None
         if self.smeared is not None:
@@ -301,11 +301,11 @@ def two_mix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, other: np.ndarray) 
     d = P - B
     u = cands - B[:, None]
     w = np.asarray(other, np.float32)[None] - B  # (M, 3)
-    uu = np.einsum("mkc,mkc->mk", u, u)
-    uw = np.einsum("mkc,mc->mk", u, w)
-    ud = np.einsum("mkc,mc->mk", u, d)
-    ww = np.einsum("mc,mc->m", w, w)[:, None]
-    wd = np.einsum("mc,mc->m", w, d)[:, None]
+    uu = norm2(u)
+    uw = dot(u, w[:, None])
+    ud = dot(u, d[:, None])
+    ww = norm2(w)[:, None]
+    wd = dot(w, d)[:, None]
     # |u x w|^2 = |u|^2 |w|^2 - (u.w)^2, in float64: nearly parallel colours cancel.
     uu64, uw64, ww64 = uu.astype(np.float64), uw.astype(np.float64), ww.astype(np.float64)
     cross2 = uu64 * ww64 - uw64 * uw64
@@ -314,7 +314,7 @@ def two_mix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, other: np.ndarray) 
     a = np.clip((ud * ww - wd * uw) / det, 0.0, 1.0)
     o = np.clip((wd - a * uw) / np.maximum(ww, 1e-3), 0.0, 1.0)
     off = d[:, None] - a[..., None] * u - o[..., None] * w[:, None]
-    return a, o, np.sqrt(np.einsum("mkc,mkc->mk", off, off)), separable
+    return a, o, np.sqrt(norm2(off)), separable
 
 
 def unblur(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray,
