@@ -87,9 +87,9 @@ def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
         dj = norm2(px - centres[-1])
         labels[dj < d2] = j  # the nearest centre; a tie keeps the earlier one, as argmin
         d2 = np.minimum(d2, dj)
-    labels = labels.reshape(-1, 1)
     cv2.setRNGSeed(seed)  # this thread's RNG refills a cluster that empties
-    _, _, found = cv2.kmeans(px, k, labels, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
+    _, _, found = cv2.kmeans(px, k, labels.reshape(-1, 1), crit, 1,
+                             cv2.KMEANS_USE_INITIAL_LABELS)
     return np.asarray(found, np.float32)
 
 

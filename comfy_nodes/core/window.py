@@ -78,13 +78,15 @@ def features(small: np.ndarray, masks: np.ndarray, align: Alignment, scale: floa
     n = len(small)
     out = np.empty((n, side, side, 4), np.float32)
     inv_s = 1.0 / scale
+    rgba = np.empty((*small.shape[1:3], 4), np.float32)  # reused: np.dstack allocates twice
     for t in range(n):
         m = align.matrix(t, extra_scale=k, offset=(side / 2 - align.ref[0] * k,
                                                   0.8 * side - align.ref[1] * k))
         m = m.copy()
         m[:, :2] *= inv_s  # the input is the small frame: small px -> full px first
         a = masks[t].astype(np.float32)
-        rgba = np.dstack([small[t].astype(np.float32) / 255 * a[..., None], a])
+        np.multiply(small[t].astype(np.float32) / 255, a[..., None], out=rgba[..., :3])
+        rgba[..., 3] = a
         out[t] = cv2.warpAffine(rgba, m, (side, side), flags=cv2.INTER_AREA
                                 if k * inv_s < 1 else cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
