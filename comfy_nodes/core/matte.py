@@ -161,20 +161,22 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
     x0, x1 = max(0, xs.min() - 2 * wrap), min(w, xs.max() + 2 * wrap + 1)
     box = (slice(y0, y1), slice(x0, x1))
     zb = zone[box]
-    index = np.flatnonzero(zb)  # the zone's pixels, gathered by flat index (channels.gather)
+    # The zone's pixels by flat index in the whole arrays (channels.gather): the same
+    # pixels in the same order as zone[box], without copying the box of each array.
+    index = np.flatnonzero(zone)
     # The backdrop behind each edge pixel, from the backdrop seen nearby: it carries the
     # contact shadow and this frame's flicker, which the clip-wide plate cannot.
     seen = (cv2.dilate(outer[box], sil.kernel, iterations=2) == 0).astype(np.float32)
     b_near, b_support = normalized_blur(p[box], seen, float(wrap), zb)
     near_ok = (b_support > 0.05)[:, None]
-    P, B = gather(p[box], index), np.where(near_ok, b_near, gather(plate[box], index))
-    dep = gather(depth[box], index)
+    P, B = gather(p, index), np.where(near_ok, b_near, gather(plate, index))
+    dep = gather(depth, index)
     # The outer r px of the mask (and the band outside it) may be partly transparent
     # (antialiasing, 4:2:0 colour): any share of backdrop there. Deeper, the pixels are
     # opaque and carry at most the wrap, which fades inward.
     rim = dep <= r
     cap = np.where(rim, 1.0, MAX_WRAP * np.clip(1 - (dep - r) / (wrap - r + 1), 0, 1))
-    cap = np.where(gather(weak[box], index) & ~rim, MAX_WRAP, cap)
+    cap = np.where(gather(weak, index) & ~rim, MAX_WRAP, cap)
     # Near the edge, 4:2:0 colour mixes each pixel's chroma with its neighbours' (backdrop
     # included): only luma is the pixel's own. H.264 spreads chroma 2 px from where it
     # belongs, whatever the frame size.
@@ -183,9 +185,9 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
     # the wrap's reach, and deeper only a portrait colour's blur), and in gaps the mask
     # filled that are wider than a speck (between hair strands): elsewhere a
     # backdrop-like colour is the part's own (a green shirt).
-    translucent = ~rim & (gather(sil.gaps[box], index) > 0)
+    translucent = ~rim & (gather(sil.gaps, index) > 0)
     if moving is not None:
-        translucent |= gather(moving[box], index) & ~rim
+        translucent |= gather(moving, index) & ~rim
     return _Edge(box, r, zb, P, B, dep, rim, smeared, translucent, cap)
 
 
