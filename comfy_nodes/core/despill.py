@@ -4,7 +4,7 @@ A pixel near the silhouette (light wrap, an antialiased or motion-blurred edge) 
 mix P = t*F + (1-t)*B of a character colour F and the backdrop B. Given candidate colours
 for F (the nearby interior, the frame's palette, the portrait's), `unmix` picks the one that
 explains each pixel best and the share t; where H.264's 4:2:0 colour is partly a
-neighbour's, `_smeared_fit` judges by luma and by a chroma share near the luma's. The matte
+neighbour's, `_SmearedParts` judges by luma and by a chroma share near the luma's. The matte
 (core/matte.py) decides where to un-mix, with which candidates, and what alpha follows.
 """
 
@@ -167,7 +167,7 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     the F whose line from B passes closest to P (plus SPILL_COST per unit of 1 - t), with
     1 - t at most `cap` (M,), plus `prior` (K,) levels per candidate (far colours cost
     more than near ones). `smeared` (M,) marks pixels whose colour H.264 mixed with their
-    neighbours' (4:2:0): they are judged by _smeared_fit. `translucent` (M,) marks pixels
+    neighbours' (4:2:0): they are judged by _SmearedParts. `translucent` (M,) marks pixels
     that may carry more backdrop than the cap, at TRANSLUCENT_COST per unit beyond it (a
     part blurred by motion is a mix with any share). `spill` (M,): the levels per unit of
     backdrop share per pixel, SPILL_COST where not given. Returns (t, F_chosen)."""
@@ -196,7 +196,7 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
 
 class _LineFits:
     """unmix's fit of each pixel (M rows) on each candidate's line, up to the cap: the RGB
-    line, or for `smeared` rows _smeared_fit's. What does not depend on the cap is computed
+    line, or for `smeared` rows _SmearedParts'. What does not depend on the cap is computed
     once, so the capped fit and the translucent rows' refit share it."""
 
     def __init__(self, P: np.ndarray, B: np.ndarray, v: np.ndarray, v2: np.ndarray,
@@ -209,7 +209,7 @@ class _LineFits:
         self.smeared = smeared if smeared is not None and smeared.any() else None
         if self.smeared is not None:
             s = self.smeared
-            self.luma = _SmearedParts.of(P[s], B[s], v[s], cands[s])
+            self.luma = _SmearedParts.of(P[s], B[s], cands[s], v[s])
 
     def at(self, cap: np.ndarray, rows: np.ndarray | None = None) -> tuple[
             np.ndarray, np.ndarray]:
@@ -236,19 +236,15 @@ CHROMA_SHARE_COST = 12.0
 CHROMA = np.array([[-0.1687, -0.3313, 0.5], [0.5, -0.4187, -0.0813]], np.float32)
 
 
-def _smeared_fit(P: np.ndarray, B: np.ndarray, cands: np.ndarray,
-                 cap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """unmix's (t, residual) for pixels within reach of 4:2:0 colour. Only their luma is
-    their own: it must lie between the backdrop's and the candidate's, at the mix share t.
-    Their colour is an average over a 2x2 block, backdrop included, so it may sit anywhere
+class _SmearedParts(NamedTuple):
+    """unmix's fit for pixels within reach of 4:2:0 colour. Only their luma is their own:
+    it must lie between the backdrop's and the candidate's, at the mix share t. Their
+    colour is an average over a 2x2 block, backdrop included, so it may sit anywhere
     between the backdrop's chroma and the candidate's (at its own share), but not off that
     segment. Measured on a dark-blue leg's edge next to a green shirt: the RGB line put the
-    shirt's green nearer (it explains the backdrop-green chroma), this fit the leg's blue."""
-    return _SmearedParts.of(P, B, cands - B[:, None], cands).at(cap)
-
-
-class _SmearedParts(NamedTuple):
-    """What _smeared_fit needs of each pixel (M rows) and candidate (K) before the cap."""
+    shirt's green nearer (it explains the backdrop-green chroma), this fit the leg's blue.
+    Held as what each pixel (M rows) and candidate (K) needs before the cap (`of`), so
+    fits at several caps (`at`) share it."""
 
     share: np.ndarray  # (M, K) the mix share before the cap: by luma, or the chroma's
     chroma_share: np.ndarray  # (M, K) the share along the chroma segment
@@ -258,9 +254,12 @@ class _SmearedParts(NamedTuple):
     off_r: np.ndarray  # (M, K) ... and its Cr
 
     @classmethod
-    def of(cls, P: np.ndarray, B: np.ndarray, v: np.ndarray,
-           cands: np.ndarray) -> _SmearedParts:
-        """P, B (M, 3), candidates (M, K, 3) and v = cands - B[:, None]."""
+    def of(cls, P: np.ndarray, B: np.ndarray, cands: np.ndarray,
+           v: np.ndarray | None = None) -> _SmearedParts:
+        """P, B (M, 3), candidates (M, K, 3) and v = cands - B[:, None] where the caller
+        has it."""
+        if v is None:
+            v = cands - B[:, None]
         yp, yb, yf = P @ LUMA, B @ LUMA, cands @ LUMA  # (M,), (M,), (M, K)
         dc = (P - B) @ CHROMA.T  # (M, 2)
         vc = v @ CHROMA.T  # (M, K, 2)
@@ -465,17 +464,16 @@ def _luma_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray,
     """(the portrait colour (M, 3), found (M,)): for each of c (M, 3), the portrait colour
     it is a mix of with the backdrop b (M, 3) as 4:2:0 leaves a thin part's colour: its
     luma at a share of the colour's (at least 1 - max_share, below 1) and its chroma
-    between the backdrop's and the colour's (`_smeared_fit`, within UNBLUR_RESIDUAL
+    between the backdrop's and the colour's (`_SmearedParts`, within UNBLUR_RESIDUAL
     levels). Only colours whose luma differs from the backdrop's by
     UNWRAP_LUMA_SEPARATION. Measured (edge excess): yellow strands on a blue screen
     +7.2 -> +5.3, a knight's strands +3.3 -> -1.2, brown strands on a small idle
     +8.4 -> +6.9; no clip of 177 rose by more than 0.5."""
     cands = np.broadcast_to(reference, (len(c), *reference.shape))  # a view: no M x K copy
-    _, resid = _smeared_fit(c, b, cands, np.full(len(c), max_share, np.float32))
-    yb = b @ LUMA
-    dy = reference @ LUMA - yb[:, None]  # (M, K)
-    apart = np.abs(dy) > UNWRAP_LUMA_SEPARATION
-    share = (c @ LUMA - yb)[:, None] / np.where(apart, dy, 1.0)
+    fit = _SmearedParts.of(c, b, cands)
+    _, resid = fit.at(np.full(len(c), max_share, np.float32))
+    apart = np.abs(fit.dy) > UNWRAP_LUMA_SEPARATION
+    share = fit.dyp / np.where(apart, fit.dy, 1.0)
     cost = np.where(apart & (share >= 1 - max_share) & (share < 1.0), resid, np.inf)
     best = np.argmin(cost, axis=1)
     return reference[best], cost[np.arange(len(c)), best] < UNBLUR_RESIDUAL

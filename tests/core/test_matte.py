@@ -108,11 +108,12 @@ _colour = st.tuples(*[st.integers(0, 255)] * 3).map(lambda c: np.array(c, np.flo
 
 @settings(max_examples=200, deadline=None)
 @given(f=_colour, b=_colour, t=st.floats(0.3, 1.0))
-def test_smeared_fit_recovers_an_exact_mix(f, b, t):
+def test_smeared_parts_fit_an_exact_mix(f, b, t):
     """A pixel that is exactly t*F + (1-t)*B (luma and chroma at the same share) fits F
     with no residual, and at share t where F and B differ enough in luma to read it."""
     p = t * f + (1 - t) * b
-    t_fit, resid = despill._smeared_fit(p[None], b[None], f[None, None], np.ones(1, np.float32))
+    fit = despill._SmearedParts.of(p[None], b[None], f[None, None])
+    t_fit, resid = fit.at(np.ones(1, np.float32))
     assert resid[0, 0] < 0.5
     if abs(float((f - b) @ despill.LUMA)) > despill.LUMA_SEPARATION:
         assert abs(t_fit[0, 0] - t) < 1e-3
