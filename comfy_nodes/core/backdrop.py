@@ -90,16 +90,31 @@ def colour_distance(rgb: np.ndarray, plate: np.ndarray) -> np.ndarray:
     shadow or highlight on the backdrop can reach. Planar float32 arithmetic: reductions
     over a length-3 axis are many times slower in numpy.
     """
+    proj, norm_b, d = _along_across(rgb, plate)
+    d += np.maximum(SHADOW_FLOOR * norm_b - proj, 0.0)
+    d += np.maximum(proj - HIGHLIGHT_CEIL * norm_b, 0.0)
+    return d
+
+
+def shade(rgb: np.ndarray, plate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(brightness, across): each pixel's length along the plate's colour ray as a share of
+    the plate's (0.6: the backdrop darkened to 60 %), and its distance from that ray, in
+    levels (the colour part of colour_distance)."""
+    proj, norm_b, across = _along_across(rgb, plate)
+    return proj / norm_b, across
+
+
+def _along_across(rgb: np.ndarray, plate: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(P's length along B's ray, |B|, P's distance from that ray) for pixels P over the
+    plate B."""
     p = rgb.astype(np.float32, copy=False)
     pr, pg, pb = p[..., 0], p[..., 1], p[..., 2]
     br, bg, bb = plate[..., 0], plate[..., 1], plate[..., 2]
     norm_b = np.sqrt(br * br + bg * bg + bb * bb) + 1e-3
     proj = (pr * br + pg * bg + pb * bb) / norm_b  # length of P along B's ray
     across2 = pr * pr + pg * pg + pb * pb - proj * proj
-    d = np.sqrt(np.maximum(across2, 0.0))
-    d += np.maximum(SHADOW_FLOOR * norm_b - proj, 0.0)
-    d += np.maximum(proj - HIGHLIGHT_CEIL * norm_b, 0.0)
-    return d
+    return proj, norm_b, np.sqrt(np.maximum(across2, 0.0))
 
 
 def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) -> KeyModel:

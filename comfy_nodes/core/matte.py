@@ -131,8 +131,9 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
 
 def _this_frames_plate(p: np.ndarray, plate: np.ndarray, sil: Silhouette) -> np.ndarray:
     """The plate scaled to this frame's backdrop brightness (models flicker), as seen round
-    the character."""
+    the character, its contact shadow left out."""
     around = (cv2.dilate(sil.outer, sil.kernel, iterations=3) > 0) & (sil.outer == 0)
+    around &= ~sil.shadow
     if around.sum() <= 50:
         return plate
     gain = float(np.median(total(p[around]) / np.maximum(total(plate[around]), 1.0)))

@@ -604,3 +604,56 @@ def test_edge_extension_takes_no_spilled_colour_with_the_portrait():
                        (np.array([yellow, spilled + 10]), True)):
         got, _ = matte._extend_inward(edge, F, Fp, edge.cap, inner, ref, 2)
         assert np.allclose(got[smeared], spilled if taken else yellow, atol=0.5), (ref, got[0])
+
+
+def _standing_on_a_shadow(depth: float, boots: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                     np.ndarray]:
+    """(frame, body mask, shadow mask): a character on a green backdrop, its boots on a
+    soft contact shadow that darkens the backdrop by up to `depth` (0.35: to 65 %)."""
+    rng = np.random.default_rng(2)
+    green = np.array([40, 190, 70], np.float32)
+    frame = np.tile(green, (200, 200, 1))
+    yy, xx = np.mgrid[0:200, 0:200]
+    dark = depth * np.clip(1.6 - ((xx - 100) / 45.0) ** 2 - ((yy - 150) / 9.0) ** 2, 0, 1)
+    frame *= 1 - np.minimum(dark, depth)[..., None]
+    body = np.zeros((200, 200), bool)
+    body[40:125, 82:118] = True  # a red tunic
+    body[125:150, 85:98] = body[125:150, 102:115] = True  # two boots
+    frame[body] = boots
+    frame[40:125, 82:118] = (150, 60, 50)
+    frame = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+    shadow = (dark >= 0.27) & ~cv2.dilate(body.astype(np.uint8), np.ones((7, 7))).astype(bool)
+    return frame, body, shadow
+
+
+@pytest.mark.parametrize("depth", [0.38, 0.45])
+def test_a_deep_contact_shadow_is_backdrop_with_the_portrait(depth, tmp_path):
+    """A shadow darker than SHADOW_FLOOR under the feet is character to the key alone (it
+    cannot tell it from a dark green part); with the portrait, whose colours it is near
+    none of, it is backdrop, and the character stays whole."""
+    boots = np.array([60, 40, 30], np.float32)
+    frame, body, shadow = _standing_on_a_shadow(depth, boots)
+    frame = _through_h264(frame, tmp_path)[0]
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    assert shadow.sum() > 100
+    plain = matte.refine(frame, key)
+    assert (plain[..., 3][shadow] >= 128).mean() > 0.5  # the key alone keeps it
+    ref = np.array([[150, 60, 50], boots], np.float32)
+    rgba = matte.refine(frame, key, reference=despill.Reference(ref))
+    assert (rgba[..., 3][shadow] < 128).all(), (rgba[..., 3][shadow] >= 128).sum()
+    inner = cv2.erode(body.astype(np.uint8), np.ones((5, 5))).astype(bool)
+    assert (rgba[..., 3][inner] == 255).all()
+
+
+def test_dark_green_boots_the_colour_of_the_shadow_are_kept_with_the_portrait(tmp_path):
+    """Boots of the backdrop's green darkened to 62 % stand on a shadow of that very colour
+    ray: being a portrait colour, they stay character."""
+    boots = np.array([40, 190, 70], np.float32) * 0.62
+    frame, body, _ = _standing_on_a_shadow(0.38, boots)
+    frame = _through_h264(frame, tmp_path)[0]
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    ref = np.array([[150, 60, 50], boots], np.float32)
+    rgba = matte.refine(frame, key, reference=despill.Reference(ref))
+    boot = np.zeros_like(body)
+    boot[128:147, 88:95] = boot[128:147, 105:112] = True
+    assert (rgba[..., 3][boot] >= 128).all(), (rgba[..., 3][boot] < 128).sum()
