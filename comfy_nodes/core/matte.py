@@ -36,6 +36,8 @@ def _wrap_depth(h: int, w: int) -> int:
 # depth (models' wrap measured up to ~35 % at the edge).
 MAX_WRAP = 0.6
 CHROMA_SMEAR = 2
+# The most wrap the rim's alpha is divided out of (its opacity is at least 1 - this).
+WRAP_AT_RIM = 0.35
 WEAK_DISTANCE = 3.0  # in thresholds: a pixel this close to the backdrop may be a mix
 EXTEND_SLACK = 12.0  # levels: how much worse the inner colour may explain a rim pixel
 # ... and how much more of the key it may carry than the chosen colour, unless it is near a
@@ -336,17 +338,29 @@ def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
     light = has_f & outline.fringe(edge.P, edge.B, interior)
     light_outlined = defringe and outline.is_outlined(light, rim & (dep >= 1))
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
-    # the opaque ring just inside it.
-    ring2 = (dep > r) & (dep <= r + 1)
-    t_edge = float(np.clip(np.median(t[ring2]) if ring2.sum() > 8 and not light_outlined else 1.0,
-                           0.5, 1.0))
-    a = np.where(rim, np.clip(t / t_edge, 0, 1), np.where(solved.blurred, t, 1.0))
+    # the opaque rings just inside it, and grows outward as it falls inward.
+    a = np.where(rim, np.clip(t / _rim_opacity(t, dep, r, light_outlined), 0, 1),
+                 np.where(solved.blurred, t, 1.0))
     if light_outlined:
         a, Fp = outline.rim_alpha(edge.P, edge.B, interior, light, rim, dep, a, Fp, ref, noise)
     if defringe:
         # Faint halos: nearly transparent pixels are backdrop noise, not character.
         a = np.where(a < 0.2, 0.0, a)
     return a, Fp, light_outlined
+
+
+def _rim_opacity(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool) -> np.ndarray:
+    """(M,) the share of character an opaque pixel at each depth keeps under the wrap: the
+    wrap seen on the two opaque rings just inside the rim (its median on each), extended
+    outward along the line through them (a wrap fades inward), at most WRAP_AT_RIM."""
+    ring2 = (dep > r) & (dep <= r + 1)
+    ring3 = (dep > r + 1) & (dep <= r + 2)
+    if light_outlined or ring2.sum() <= 8:
+        return np.ones_like(t)
+    w2 = float(np.clip(1.0 - np.median(t[ring2]), 0.0, WRAP_AT_RIM))
+    w3 = float(np.clip(1.0 - np.median(t[ring3]), 0.0, w2)) if ring3.sum() > 8 else w2
+    wrap = np.clip(w2 + (w2 - w3) * (r + 1 - dep), w2, WRAP_AT_RIM)
+    return 1.0 - wrap
 
 
 def _pack(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:

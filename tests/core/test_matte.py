@@ -657,3 +657,35 @@ def test_dark_green_boots_the_colour_of_the_shadow_are_kept_with_the_portrait(tm
     boot = np.zeros_like(body)
     boot[128:147, 88:95] = boot[128:147, 105:112] = True
     assert (rgba[..., 3][boot] >= 128).all(), (rgba[..., 3][boot] < 128).sum()
+
+
+@settings(max_examples=60, deadline=None)
+@given(w0=st.floats(0.05, 0.35), beyond=st.floats(0.5, 5.0), r=st.integers(2, 4))
+def test_an_opaque_rim_under_a_wrap_fading_inward_is_opaque(w0, beyond, r):
+    """A wrap falling linearly from w0 at depth 1 to 0 at `reach` px inside, past the two
+    opaque rings inside the rim (the models' wrap reaches 35 % at the edge and fades over
+    2-6 px at 448 px, the rim being 2 px there): read on those rings, it is
+    extended outward so that the rim's opaque pixels keep alpha 1, and a half-covered rim
+    pixel reads 0.5, where the inner ring's wrap alone would leave both too transparent."""
+    reach = r + 2 + beyond
+    dep = np.repeat(np.arange(1, r + 3, dtype=np.float32), 20)
+    wrap = w0 * np.clip(1 - (dep - 1) / (reach - 1), 0, 1)
+    t = 1 - wrap
+    opacity = matte._rim_opacity(t, dep, r, False)
+    rim = dep <= r
+    assert np.allclose(t[rim] / opacity[rim], 1.0, atol=1e-4)
+    assert np.allclose(0.5 * t[rim] / opacity[rim], 0.5, atol=1e-4)
+    inner_only = 1 - wrap[dep == r + 1][0]
+    if w0 * (r - 1) / (reach - 1) > 0.01:  # the wrap still grows across the rim
+        assert (t[dep == 1] / inner_only < 0.99).all()
+
+
+def test_no_rim_correction_without_rings_inside_or_on_a_light_outline():
+    dep = np.array([1.0] * 30 + [3.0] * 5, np.float32)  # too few pixels inside the rim
+    t = np.full(35, 0.7, np.float32)
+    assert (matte._rim_opacity(t, dep, 2, False) == 1).all()
+    dep = np.repeat(np.arange(1, 5, dtype=np.float32), 20)
+    assert (matte._rim_opacity(np.full(80, 0.7, np.float32), dep, 2, True) == 1).all()
+    # A wrap deeper than WRAP_AT_RIM is not divided out beyond it.
+    assert matte._rim_opacity(np.full(80, 0.3, np.float32), dep, 2, False).min() == (
+        pytest.approx(1 - matte.WRAP_AT_RIM))
