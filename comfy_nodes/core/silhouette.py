@@ -97,8 +97,7 @@ def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
     backdrop. A shirt of the backdrop's own green, a little lighter, sits under the
     threshold at high CRF (measured: 16 levels off the plate against a threshold of 17.5
     at CRF 24, 4 % of the body lost as holes); its portrait colour is 3 levels away."""
-    floor = REFERENCE_FLOOR * key.noise + 4.0
-    maybe = (d > floor) & (d <= key.threshold)
+    maybe = (d > _noise_floor(key)) & (d <= key.threshold)
     out = np.zeros(d.shape, np.uint8)
     if not maybe.any():
         return out
@@ -125,15 +124,18 @@ def _shadow(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray,
     if not len(rows):
         return out
     low = int(rows[-1] - SHADOW_LOW * (rows[-1] - rows[0]))
-    part = (slice(low, None),)
-    brightness, across = shade(p[part], plate[part])
-    maybe = (d[part] > key.threshold) & (across <= key.threshold) & (
+    brightness, across = shade(p[low:], plate[low:])
+    maybe = (d[low:] > key.threshold) & (across <= key.threshold) & (
         brightness >= SHADOW_DEEP) & (brightness < SHADOW_FLOOR)
     if maybe.any():
-        floor = REFERENCE_FLOOR * key.noise + 4.0
-        out[part][maybe] = despill.nearest(p[part][maybe], reference) > (
-            REFERENCE_RATIO * np.maximum(across[maybe], floor))
+        out[low:][maybe] = despill.nearest(p[low:][maybe], reference) > (
+            REFERENCE_RATIO * np.maximum(across[maybe], _noise_floor(key)))
     return out
+
+
+def _noise_floor(key: KeyModel) -> float:
+    """Levels off the backdrop that its noise does not reach (REFERENCE_FLOOR sigmas + 4)."""
+    return REFERENCE_FLOOR * key.noise + 4.0
 
 
 # A pixel whose luma is within this many levels (+ 2 noise sigmas) of the backdrop's, in
