@@ -48,12 +48,15 @@ class Features:
     mirrored: np.ndarray
     distances: np.ndarray  # (N, N) RMS distance between frames
 
-    def upper_body(self) -> tuple[np.ndarray, np.ndarray]:
-        """Rows of head and torso (the character spans rows 20%..80% of the canvas), as
-        vectors, and their mirror images."""
+    def head(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of the head and shoulders (the character spans rows 20%..80% of the canvas:
+        rows 10%..35% hold its top two fifths and what rises above it), as vectors, and
+        their mirror images. The arms and torso are left out: a strike or a lunge moves
+        them to the other side of the anchor for as long as a turn lasts, while the head
+        keeps facing the same way."""
         side = FEATURE_SIDE
         n = len(self.vectors)
-        rows = slice(int(0.15 * side), int(0.5 * side))
+        rows = slice(int(0.1 * side), int(0.35 * side))
         return (self.vectors.reshape(n, side, side, 4)[:, rows].reshape(n, -1),
                 self.mirrored.reshape(n, side, side, 4)[:, rows].reshape(n, -1))
 

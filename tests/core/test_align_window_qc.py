@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -220,3 +222,16 @@ def test_facing_flags_a_turn_and_not_a_recoil(kind, tmp_path):
     video.encode(np.stack([_motion(kind, i) for i in range(36)]), path)
     res = pipeline.process_clip(video.decode(path), "hurt", DEFAULT_RECIPES["hurt"])
     assert ("FACING" in res.qc) == (kind != "recoil"), res.qc
+
+
+def test_a_held_strike_is_not_a_turn():
+    """A whip attack made by another generator than tests/footage.py (an independent trial
+    of issue 9; 448x448, 53 frames at 24 fps, a figure drawn by that generator): the
+    strike carries the arm and torso across the anchor and holds there 0.6 s, nearer the
+    mirror of the standing pose than the pose itself; the head keeps facing the same way.
+    Judged on head and torso it was FACING."""
+    from comfy_nodes.core import video
+
+    clip = video.decode(Path(__file__).parent.parent / "clips" / "attack_whip_held_strike.mp4")
+    res = pipeline.process_clip(clip, "attack", DEFAULT_RECIPES["attack"])
+    assert "FACING" not in res.qc, res.qc
