@@ -31,7 +31,7 @@ Flags are facts about the clip, not errors: the sheet is still written.
   coverage fades across its trail). So what counts is how far the densest cluster of
   shares (the most pixels within a window 0.12 wide) holds more pixels than a flat spread
   of as many would put there, less two standard deviations of that count, as a share of
-  the character's area, median over the moving frames; flagged above 0.006. The allowance
+  the character's area, median over the moving frames; flagged above 0.0065. The allowance
   matters for small characters: a walk 27 px tall in the reduced copy leaves ~15 faint
   pixels a frame, and their densest cluster alone scored 0.04, above most ghosts. Measured
   (python -m benchmarks.smear, and 24 clean clips of another generator, trial 7; the
@@ -41,7 +41,10 @@ Flags are facts about the clip, not errors: the sheet is still written.
   most 0.005); trial 7 0 of 24 clean (at most 0.003; the rule before flagged 3 of its
   walks). Missed: a ghosted idle (0.002: an idle leaves almost nothing behind) and a real-
   art walk in place at 25 % (0.006: its poses are held for three frames, so a ghost shows
-  only where a pose changes).
+  only where a pose changes). Then on trial 8, made after (31 clips of a third generator):
+  its two ghosts flagged (30 % walk 0.012, 25 % run 0.039), none of its clean clips (the
+  highest a dark bat's blurred flapping wings, 0.0058, which moved the threshold from
+  0.006 to 0.0065: no verdict above changes).
 - Letterbox bars (black rows or columns round the picture, uniform in every frame) are
   cut before the backdrop is learned: not NOISE, and the crop is in meta.clip.crop.
 """
@@ -64,7 +67,7 @@ OPENING_SECONDS = 0.25  # after the rest pose: the poses a turned frame is compa
 # An opening pose nearer the mirrored rest pose than this share of the rest pose's asymmetry
 # has turned already.
 TURNED_SHARE = 0.5
-SMEAR_ABOVE = 0.006
+SMEAR_ABOVE = 0.0065
 SMEAR_WINDOW = 0.12  # width of the cluster of shares a ghost's pixels fall in
 FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
 BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in every frame
