@@ -12,7 +12,7 @@ colour removes what is left without touching the character's own greens) and the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import cv2
@@ -117,6 +117,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     plate = _this_frames_plate(p, plate, sil)
     depth = cv2.distanceTransform(sil.fg, cv2.DIST_L2, 5)  # 1 on the silhouette's outer ring
     wrap = _wrap_depth(*full)
+    sil = replace(sil, r=_soft_edge(sil.distance, depth, sil.r, wrap))
     edge = _edge_zone(p, plate, sil, depth, wrap, key, ref, moving)
     deep, src = _unspilled(p, plate, depth, wrap, sil.r, ref, key)
     C, prior, local = _candidates(src, deep, edge, wrap, ref, ink, key.noise)
@@ -129,6 +130,29 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
         outline.clear_ring(p[edge.box], plate[edge.box], sil.fg[edge.box], sil.gaps[edge.box],
                            sil.kernel, sil.r, alpha_s)
     return _pack(rgb, alpha)
+
+
+def _soft_edge(distance: np.ndarray, depth: np.ndarray, r: int, wrap: int) -> int:
+    """The soft edge's width in this frame: r (H.264's), or up to 2 px more where the rings
+    just inside it are still mostly backdrop: more than any light wrap leaves in an opaque
+    pixel (WRAP_AT_RIM), so they are partly covered (art upscaled with a soft edge).
+    Each ring's share is its colour distance from the plate over that of the interior
+    nearby. Measured on a small real-art mouse whose edge is ~4 px soft: the ring 3 px in
+    had a median share of 0.55 and true alpha 0.65, and was taken for opaque."""
+    inside = (depth > r + 3).astype(np.float32)
+    if inside.sum() < 64:
+        return r
+    near = cv2.GaussianBlur(distance * inside, (0, 0), float(wrap))
+    support = cv2.GaussianBlur(inside, (0, 0), float(wrap))
+    for k in (r + 1, r + 2):
+        ring = (depth > k - 1) & (depth <= k) & (support > 0.05)
+        if ring.sum() < 16:
+            break
+        share = np.median(distance[ring] * support[ring] / np.maximum(near[ring], 1e-3))
+        if share >= 1.0 - WRAP_AT_RIM:
+            break
+        r = k
+    return r
 
 
 def _this_frames_plate(p: np.ndarray, plate: np.ndarray, sil: Silhouette) -> np.ndarray:

@@ -706,3 +706,25 @@ def test_only_the_lowest_quarter_of_the_silhouette_can_be_a_shadow():
     assert sil.fg[41:45, 86:114].all() and not sil.shadow[:150].any()
     plain = silhouette.find(p, key.plate_at(200, 200), key, (200, 200), None, None)
     assert plain.fg[151:155, 72:128].all() and not plain.shadow.any()
+
+
+def _disc_edge(profile) -> tuple[np.ndarray, np.ndarray]:
+    """(distance, depth) of a disc 60 px in radius on a plate: the colour distance is 100
+    levels times profile(d), d the distance inside the true edge (negative outside); the
+    mask is where that distance is over 10 levels (a key's threshold)."""
+    yy, xx = np.mgrid[:160, :160]
+    d = 60.0 - np.hypot(yy - 80, xx - 80)
+    distance = (100.0 * profile(d)).astype(np.float32)
+    fg = (distance > 10).astype(np.uint8)
+    return distance, cv2.distanceTransform(fg, cv2.DIST_L2, 5)
+
+
+def test_a_soft_edge_wider_than_the_rim_widens_it_and_light_wrap_does_not():
+    """Upscaled art with a 6 px soft edge (coverage rising linearly across it): the ring
+    3 px inside the mask is ~half backdrop, more than any light wrap leaves in an opaque
+    pixel, so the rim widens (by at most two rings). A hard edge under the strongest
+    wrap (35 % at the edge, fading over 6 px) keeps the rim H.264 needs."""
+    soft = _disc_edge(lambda d: np.clip((d + 3) / 6, 0, 1))
+    wrapped = _disc_edge(lambda d: np.where(d > 0, 1 - 0.35 * np.clip(1 - d / 6, 0, 1), 0))
+    assert matte._soft_edge(*soft, 2, 8) > 2
+    assert matte._soft_edge(*wrapped, 2, 8) == 2
