@@ -45,6 +45,7 @@ def normalized_blurs(values: np.ndarray, weight: np.ndarray, sigmas: Sequence[fl
         else:
             num = cv2.GaussianBlur(weighted, (0, 0), sigma)
             den = cv2.GaussianBlur(weight, (0, 0), sigma)
+        num = num.reshape(h, w, -1)  # OpenCV drops a single channel's axis
         support = gather(den, index)
         out.append((gather(num, index) / np.maximum(support, 1e-6)[:, None], support))
     return out

@@ -187,6 +187,7 @@ def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
     plate = key.plate
     scores = []
     prev = small[0].astype(np.float32) - plate  # frame by frame: no float copy of the clip
+    lo, hi = FAINT_SHARES
     for t in range(1, len(small)):
         cur = small[t].astype(np.float32) - plate
         prev_diff, prev = prev, cur
@@ -202,7 +203,6 @@ def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
         na = np.sqrt(norm2(a)) + 1e-3
         cos = dot(a, b) / (na * nb)
         ratio = na / nb
-        lo, hi = FAINT_SHARES
         faint = (cos >= 0.95) & (ratio >= lo) & (ratio <= hi) & (nb > 2 * key.threshold)
         scores.append(cluster_excess(ratio[faint], SMEAR_WINDOW, hi - lo) / area)
     return float(np.median(scores)) if scores else 0.0
