@@ -16,7 +16,10 @@ OLD_DIR = "_actions_old"
 
 
 def timestamp() -> str:
-    return datetime.now().strftime("%Y%m%d-%H%M%S")
+    """Local time to the millisecond: two runs started in the same second still get names
+    that sort in the order they were made (unique_path's "-1" would sort before the bare
+    name, since "-" comes before ".")."""
+    return datetime.now().strftime("%Y%m%d-%H%M%S-%f")[:-3]
 
 
 def new_folder(parent: Path, prefix: str) -> Path:
