@@ -129,16 +129,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     return Exit.OK
 
 
+def _batch_database(out: Path, joblist: Path, verb: str) -> Path | None:
+    """The batch's database in out, or None (said in one line) when no batch has run."""
+    db = out / "h3sprite.sqlite"
+    if not db.exists():
+        print(f"driver {verb}: no batch has run for {joblist} yet ({db} is missing)",
+              file=sys.stderr)
+        return None
+    return db
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from driver.joblist_load import load
     from driver.report import any_failed, status_lines, status_rows
     from driver.store import Store
 
     loaded = load(args.joblist)
-    db = loaded.out / "h3sprite.sqlite"
-    if not db.exists():
-        print(f"driver status: no batch has run for {args.joblist} yet ({db} is missing)",
-              file=sys.stderr)
+    db = _batch_database(loaded.out, args.joblist, "status")
+    if db is None:
         return Exit.FAILED
     store = Store(db, read_only=True)  # status writes nothing
     rows = status_rows(loaded, store)
@@ -156,10 +164,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from driver.review import write
 
     loaded = load(args.joblist)
-    db = loaded.out / "h3sprite.sqlite"
-    if not db.exists():
-        print(f"driver review: no batch has run for {args.joblist} yet ({db} is missing)",
-              file=sys.stderr)
+    if _batch_database(loaded.out, args.joblist, "review") is None:
         return Exit.FAILED
     path, n = write(loaded, str(args.joblist), args.out)
     print(f"wrote {path} ({n} jobs); open it in a browser: {path.resolve().as_uri()}")
