@@ -416,6 +416,25 @@ def line_residual(P: np.ndarray, B: np.ndarray, F: np.ndarray) -> np.ndarray:
     return np.sqrt(norm2(P - B - t[:, None] * (F - B)))
 
 
+def shade_distance(P: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """(M,) distance of each P (M, 3) to the nearest of `colours` (K, 3) scaled by a
+    brightness of 0.5-1.3 (the same colour shaded or lit)."""
+    best = np.full(len(P), np.inf, np.float32)
+    for f in np.asarray(colours, np.float32):
+        s = np.clip((P @ f) / max(float(f @ f), 1e-6), 0.5, 1.3)
+        d = P - s[:, None] * f[None]
+        best = np.minimum(best, np.sqrt((d * d).sum(1)))
+    return best
+
+
+def least_alpha(P: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """(M,) the least share a of a colour in the mix P = a*F + (1-a)*B (each (M, 3)) that
+    leaves F a colour (every channel within 0..255): the most transparent reading."""
+    d = P - B
+    room = np.where(d > 0, 255.0 - B, B)
+    return np.clip((np.abs(d) / np.maximum(room, 1.0)).max(1), 0.0, 1.0)
+
+
 def key_excess(X: np.ndarray, key_channel: int) -> np.ndarray:
     """(M,) how far the key channel (0, 1, 2 for R, G, B) of colours X (M, 3) exceeds the
     larger of the other two: the backdrop's hue in a colour, spill or the part's own."""

@@ -728,3 +728,34 @@ def test_a_soft_edge_wider_than_the_rim_widens_it_and_light_wrap_does_not():
     wrapped = _disc_edge(lambda d: np.where(d > 0, 1 - 0.35 * np.clip(1 - d / 6, 0, 1), 0))
     assert matte._soft_edge(*soft, 2, 8) > 2
     assert matte._soft_edge(*wrapped, 2, 8) == 2
+
+
+def test_a_glow_deep_in_the_silhouette_is_see_through_with_the_portrait():
+    """A skill's glow, a disc of purple at 25 % over the backdrop beside an opaque red body:
+    with the portrait (red, and a shirt of nearly the backdrop's green), the disc's middle,
+    deeper than the light wrap reaches, comes out at about its alpha in about its colour,
+    while the body and the green shirt in it stay opaque. Without the portrait nothing tells
+    a glow from a part's own colour: the disc stays opaque."""
+    green = np.array([40, 200, 70], np.float32)
+    shirt = np.array([60, 190, 70], np.float32)
+    glow = np.array([190, 90, 255], np.float32)
+    frame = np.tile(green, (448, 448, 1))
+    frame[200:400, 120:220] = RED
+    frame[260:340, 140:200] = shirt
+    yy, xx = np.mgrid[:448, :448]
+    disc = (yy - 150) ** 2 + (xx - 300) ** 2 <= 70 ** 2
+    frame[disc] = 0.25 * glow + 0.75 * green
+    frame[150:210, 200:300] = RED  # an arm from the body to the glow
+    frame = frame.astype(np.uint8)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    middle = (yy - 150) ** 2 + (xx - 300) ** 2 <= 40 ** 2
+    middle[150:210, 200:300] = False
+    ref = despill.Reference(np.array([RED, shirt], np.float32))
+    out = matte.refine(frame, key, reference=ref)
+    alpha = out[..., 3][middle].astype(np.float32) / 255
+    assert abs(float(np.median(alpha)) - 0.25) < 0.08, np.median(alpha)
+    colour = np.median(out[..., :3][middle].astype(np.float32), axis=0)
+    assert np.abs(colour - glow).max() < 30, colour
+    assert out[..., 3][215:390, 130:210].min() == 255  # the body and its green shirt
+    plain = matte.refine(frame, key)
+    assert plain[..., 3][middle].min() == 255
