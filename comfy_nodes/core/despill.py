@@ -423,7 +423,7 @@ def shade_distance(P: np.ndarray, colours: np.ndarray) -> np.ndarray:
     for f in np.asarray(colours, np.float32):
         s = np.clip((P @ f) / max(float(f @ f), 1e-6), 0.5, 1.3)
         d = P - s[:, None] * f[None]
-        best = np.minimum(best, np.sqrt((d * d).sum(1)))
+        best = np.minimum(best, np.sqrt(norm2(d)))
     return best
 
 

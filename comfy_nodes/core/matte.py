@@ -63,6 +63,8 @@ EXCESS_FLOOR = 12.0
 # shirt's dark folds were taken for it (IoU 0.959 -> 0.953).
 SEE_THROUGH_SHARE = 0.4
 SEE_THROUGH_FOREIGN = 50.0
+# Defringe: a pixel this faint (alpha) is backdrop noise, not character.
+FAINT_ALPHA = 0.2
 
 
 def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
@@ -138,12 +140,14 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
         outline.clear_ring(p[edge.box], plate[edge.box], sil.fg[edge.box], sil.gaps[edge.box],
                            sil.kernel, sil.r, alpha_s)
     if ref is not None:
-        _see_through(p, plate, depth, wrap + CHROMA_SMEAR, ref, key.channel, alpha, rgb)
+        _see_through(p, plate, depth, wrap + CHROMA_SMEAR, ref, key.channel, defringe,
+                     alpha, rgb)
     return _pack(rgb, alpha)
 
 
 def _see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, reach: int,
-                 ref: np.ndarray, c: int, alpha: np.ndarray, rgb: np.ndarray) -> None:
+                 ref: np.ndarray, c: int, defringe: bool, alpha: np.ndarray,
+                 rgb: np.ndarray) -> None:
     """A translucent part deep in the silhouette (a skill's glow, glass): beyond the wrap's
     and 4:2:0's reach, a colour far from every portrait colour, shaded or lit, that keeps
     much of the backdrop's key excess is the backdrop seen through something. It is
@@ -165,7 +169,9 @@ def _see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, reach: int
     a = despill.least_alpha(P, B)
     F = B + (P - B) / np.maximum(a, 0.05)[:, None]
     flat_alpha = alpha.reshape(-1)
-    flat_alpha[at] = np.minimum(flat_alpha[at], np.where(a < 0.2, 0.0, a))
+    if defringe:
+        a = np.where(a < FAINT_ALPHA, 0.0, a)
+    flat_alpha[at] = np.minimum(flat_alpha[at], a)
     rgb.reshape(-1, 3)[at] = np.clip(F + 0.5, 0, 255).astype(np.uint8)
 
 
@@ -407,8 +413,7 @@ def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
     if light_outlined:
         a, Fp = outline.rim_alpha(edge.P, edge.B, interior, light, rim, dep, a, Fp, ref, noise)
     if defringe:
-        # Faint halos: nearly transparent pixels are backdrop noise, not character.
-        a = np.where(a < 0.2, 0.0, a)
+        a = np.where(a < FAINT_ALPHA, 0.0, a)  # faint halos
     return a, Fp, light_outlined
 
 

@@ -730,15 +730,18 @@ def test_a_soft_edge_wider_than_the_rim_widens_it_and_light_wrap_does_not():
     assert matte._soft_edge(*wrapped, 2, 8) == 2
 
 
-def test_a_glow_deep_in_the_silhouette_is_see_through_with_the_portrait():
-    """A skill's glow, a disc of purple at 25 % over the backdrop beside an opaque red body:
-    with the portrait (red, and a shirt of nearly the backdrop's green), the disc's middle,
-    deeper than the light wrap reaches, comes out at about its alpha in about its colour,
-    while the body and the green shirt in it stay opaque. Without the portrait nothing tells
-    a glow from a part's own colour: the disc stays opaque."""
-    green = np.array([40, 200, 70], np.float32)
-    shirt = np.array([60, 190, 70], np.float32)
-    glow = np.array([190, 90, 255], np.float32)
+@pytest.mark.parametrize("screen, shirt, glow", [
+    ((40, 200, 70), (60, 190, 70), (190, 90, 255)),  # green screen, purple glow
+    ((30, 70, 200), (40, 85, 190), (255, 220, 80)),  # blue screen, yellow glow
+])
+def test_a_glow_deep_in_the_silhouette_is_see_through_with_the_portrait(screen, shirt, glow):
+    """A skill's glow, a disc at 25 % over the backdrop beside an opaque red body: with the
+    portrait (red, and a shirt of nearly the backdrop's colour), the disc's middle, deeper
+    than the light wrap reaches, comes out at about its alpha in about its colour, while
+    the body and the shirt in it stay opaque. Without the portrait nothing tells a glow
+    from a part's own colour: the disc stays opaque. On a green and on a blue screen (the
+    share is of the key channel's excess, whichever it is)."""
+    green, shirt, glow = (np.array(v, np.float32) for v in (screen, shirt, glow))
     frame = np.tile(green, (448, 448, 1))
     frame[200:400, 120:220] = RED
     frame[260:340, 140:200] = shirt
@@ -756,6 +759,6 @@ def test_a_glow_deep_in_the_silhouette_is_see_through_with_the_portrait():
     assert abs(float(np.median(alpha)) - 0.25) < 0.08, np.median(alpha)
     colour = np.median(out[..., :3][middle].astype(np.float32), axis=0)
     assert np.abs(colour - glow).max() < 30, colour
-    assert out[..., 3][215:390, 130:210].min() == 255  # the body and its green shirt
+    assert out[..., 3][215:390, 130:210].min() == 255  # the body and its shirt
     plain = matte.refine(frame, key)
     assert plain[..., 3][middle].min() == 255

@@ -194,8 +194,10 @@ def test_review_page_animates_filters_and_exports_rejects(ws, tmp_path):
     assert list(_plan(res)) == ["hero/idle"]
 
 
-def test_review_before_any_batch_is_one_line(tmp_path):
-    """`driver review` with no batch state yet: exit 1, one line naming the missing file."""
+@pytest.mark.parametrize("verb", ["review", "status"])
+def test_review_and_status_before_any_batch_are_one_line(tmp_path, verb):
+    """`driver review` and `driver status` with no batch state yet: exit 1, one line
+    naming the verb and the missing file; nothing is written (no database either)."""
     import yaml
 
     from .conftest import draw_portrait
@@ -204,7 +206,9 @@ def test_review_before_any_batch_is_one_line(tmp_path):
     (tmp_path / "j.yaml").write_text(yaml.safe_dump({
         "workflow": str(REPO / "api_workflows" / "preview.json"), "actions": ["idle"],
         "characters": {"hero": {"portrait": "hero.png"}}}))
-    res = run_cli("driver", "review", str(tmp_path / "j.yaml"))
-    assert res.code == 1 and "no batch has run" in res.err and "h3sprite.sqlite" in res.err
+    res = run_cli("driver", verb, str(tmp_path / "j.yaml"))
+    assert res.code == 1 and f"driver {verb}: no batch has run" in res.err
+    assert "h3sprite.sqlite" in res.err
     assert len(res.err.strip().splitlines()) == 1
     assert not (tmp_path / "_out" / "review.html").exists()
+    assert not (tmp_path / "_out" / "h3sprite.sqlite").exists()
