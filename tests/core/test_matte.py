@@ -673,21 +673,62 @@ def test_an_opaque_rim_under_a_wrap_fading_inward_is_opaque(w0, beyond, r):
     wrap = w0 * np.clip(1 - (dep - 1) / (reach - 1), 0, 1)
     half = (dep == 1) & (np.arange(len(dep)) % 20 < 15)  # most of the outer ring
     t = np.where(half, 0.5, 1.0) * (1 - wrap)
-    alpha = t / matte._rim_opacity(t, dep, r, False)
+    alpha = t / _rim_opacity(t, dep, r)
     rim = dep <= r
     assert np.allclose(alpha[rim & ~half], 1.0, atol=1e-4)
     assert np.allclose(alpha[half], 0.5, atol=1e-4)
 
 
+def _everywhere(values: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """matte.Nearby as if every pixel were near every other: the ring's mean."""
+    return np.full(len(values), values[ring].mean()), np.ones(len(values))
+
+
+def _rim_opacity(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool = False,
+                 blurred: np.ndarray | None = None) -> np.ndarray:
+    if blurred is None:
+        blurred = np.zeros(len(t), bool)
+    return matte._rim_opacity(t, dep, r, light_outlined, blurred, _everywhere)
+
+
 def test_no_rim_correction_without_rings_inside_or_on_a_light_outline():
     dep = np.array([1.0] * 30 + [3.0] * 5, np.float32)  # too few pixels inside the rim
     t = np.full(35, 0.7, np.float32)
-    assert (matte._rim_opacity(t, dep, 2, False) == 1).all()
+    assert (_rim_opacity(t, dep, 2) == 1).all()
     dep = np.repeat(np.arange(1, 5, dtype=np.float32), 20)
-    assert (matte._rim_opacity(np.full(80, 0.7, np.float32), dep, 2, True) == 1).all()
+    assert (_rim_opacity(np.full(80, 0.7, np.float32), dep, 2, light_outlined=True) == 1).all()
     # A wrap deeper than WRAP_AT_RIM is not divided out beyond it.
-    assert matte._rim_opacity(np.full(80, 0.3, np.float32), dep, 2, False).min() == (
+    assert _rim_opacity(np.full(80, 0.3, np.float32), dep, 2).min() == (
         pytest.approx(1 - matte.WRAP_AT_RIM))
+    # Rings inside that are blurred parts (more backdrop than the wrap allows) tell no wrap.
+    assert (_rim_opacity(np.full(80, 0.3, np.float32), dep, 2,
+                         blurred=np.ones(80, bool)) == 1).all()
+
+
+def test_the_rim_of_a_blurred_part_is_not_divided_by_the_wrap_of_the_body():
+    """A red body with light wrap (30 % at its edge, fading over 4 px), and beside it a
+    part blurred all through (a 45 % mix of the red and the backdrop, where the silhouette
+    moved): the body's rim comes out opaque (the wrap divided out), the blurred part's at
+    its own 45 % (with the wrap read over the whole frame it read 0.58-0.64, opaque in
+    the sheet)."""
+    red, green = np.array([200, 40, 50], np.float32), np.array([40, 200, 70], np.float32)
+    body = np.zeros((448, 448), np.uint8)
+    body[100:340, 80:200] = 1
+    depth = cv2.distanceTransform(body, cv2.DIST_L2, 5)
+    wrap = np.where(body > 0, 0.3 * np.clip(1 - (depth - 1) / 4, 0, 1), 0)[..., None]
+    frame = np.where(body[..., None] > 0, (1 - wrap) * red + wrap * green, green)
+    frame[100:340, 260:300] = 0.45 * red + 0.55 * green
+    frame = frame.astype(np.uint8)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    moving = np.zeros((448, 448), bool)
+    moving[90:350, 250:310] = True
+    out = matte.refine(frame, key, moving=moving, reference=despill.Reference(red[None]))
+    alpha = out[..., 3].astype(np.float32) / 255
+    rows = slice(120, 320)
+    body_rim = np.concatenate([alpha[rows, 80:82], alpha[rows, 198:200]], 1)
+    part_rim = np.concatenate([alpha[rows, 260:262], alpha[rows, 298:300]], 1)
+    assert body_rim.min() >= 0.95, body_rim.min()
+    assert np.abs(part_rim - 0.45).max() < 0.05, (part_rim.min(), part_rim.max())
 
 
 def test_only_the_lowest_quarter_of_the_silhouette_can_be_a_shadow():
