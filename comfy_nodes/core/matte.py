@@ -72,6 +72,11 @@ EXCESS_FLOOR = 12.0
 # moved by over 0.002 IoU.
 SEE_THROUGH_SHARE = 0.4
 SEE_THROUGH_FOREIGN = 50.0
+# Within the wrap's reach a reading is taken under this alpha where the silhouette moved
+# (the sheet's cut: a flare), under FAINT_ALPHA where it did not. This one threshold
+# everywhere changed no trial-10 clip but took still rims: a walk on blue and a still
+# idle -0.001 IoU, their edges +0.3 and +0.5 levels.
+SEE_THROUGH_MOVED_ALPHA = 0.5
 # Defringe: a pixel this faint (alpha) is backdrop noise, not character.
 FAINT_ALPHA = 0.2
 
@@ -163,11 +168,11 @@ def _see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, reach: int
     something. It is un-mixed at the least alpha that leaves a colour (despill.least_alpha:
     a glow is a saturated colour), in place in alpha (H, W) and rgb (H, W, 3).
     Within the reach, where the zone's un-mixing reads the pixel, only a faint reading is
-    taken (the least-alpha colour of a rim pixel would be a saturated fringe): under half
-    alpha where the silhouette moved (moving, (H, W) bool: a flare), under FAINT_ALPHA
-    elsewhere (a still glow's band, faint by every reading), and only of a colour that is
-    no portrait colour blurred with the backdrop at FAINT_ALPHA or more (the zone reads
-    those). Elsewhere the un-mixing of the zone (and opacity) stands."""
+    taken (the least-alpha colour of a rim pixel would be a saturated fringe): under
+    SEE_THROUGH_MOVED_ALPHA where the silhouette moved (moving, (H, W) bool: a flare),
+    under FAINT_ALPHA elsewhere (a still glow's band, faint by every reading), and only of
+    a colour that is no portrait colour blurred with the backdrop at FAINT_ALPHA or more
+    (the zone reads those). Elsewhere the un-mixing of the zone (and opacity) stands."""
     idx = np.flatnonzero(depth > 0)
     if not len(idx):
         return
@@ -186,10 +191,11 @@ def _see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, reach: int
     shallow = depth.reshape(-1)[at] <= reach
     if shallow.any():
         moved = np.zeros(len(at), bool) if moving is None else moving.reshape(-1)[at]
-        faint = a < np.where(moved, 0.5, FAINT_ALPHA)
-        mixed, _, blur_share = despill.blurred_mix(P[shallow], B[shallow], ref, key.noise, 1.0)
-        faint[shallow] &= ~mixed | (blur_share < FAINT_ALPHA)
-        keep = ~shallow | faint
+        ask = shallow & (a < np.where(moved, SEE_THROUGH_MOVED_ALPHA, FAINT_ALPHA))
+        if ask.any():  # only the faint readings: un-blurring costs a fit per colour pair
+            mixed, _, blur_share = despill.blurred_mix(P[ask], B[ask], ref, key.noise, 1.0)
+            ask[ask] = ~mixed | (blur_share < FAINT_ALPHA)
+        keep = ~shallow | ask
         P, B, at, a = P[keep], B[keep], at[keep], a[keep]
     if not len(at):
         return
@@ -433,7 +439,8 @@ def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
     light = has_f & outline.fringe(edge.P, edge.B, interior)
     light_outlined = defringe and outline.is_outlined(light, rim & (dep >= 1))
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
-    # the opaque rings just inside it nearby, and grows outward as it falls inward.
+    # the opaque rings just inside it nearby (a Gaussian twice the rim's width: the rings
+    # of the same part), and grows outward as it falls inward.
     opacity = _rim_opacity(t, dep, r, light_outlined, solved.blurred,
                            _nearby(edge.mask, max(2.0 * r, 4.0)))
     a = np.where(rim, np.clip(t / opacity, 0, 1),

@@ -811,10 +811,11 @@ def test_a_faint_flare_near_the_edge_is_see_through():
     than the wrap's reach; the faint one's colour lies 48 levels from the portrait's dark
     teal but 39 from the backdrop. Where the silhouette moved both come out under half
     alpha; where nothing moved the faint one still does (faint by every reading), while
-    the 35 % one is left to the zone's un-mixing (opaque: a still glow's band within the
-    wrap's reach is a known limit). The body's edge stays opaque, and a half-covered edge
-    of a teal sleeve that moved, a portrait colour blurred with the backdrop, keeps the
-    zone's 50 % (the least alpha that leaves a colour would be ~10 %)."""
+    the 35 % one is left to the zone's un-mixing, opaque (where nothing moved the step
+    takes only readings under FAINT_ALPHA near the edge: at half alpha there it took still
+    rims, a walk on blue and an idle -0.001 IoU). The body's edge stays opaque, and a
+    half-covered edge of a teal sleeve that moved, a portrait colour blurred with the
+    backdrop, keeps the zone's 50 % (the least alpha that leaves a colour would be ~10 %)."""
     screen = np.array([0, 150, 90], np.float32)
     purple, teal = np.array([110, 60, 140], np.float32), np.array([53, 120, 115], np.float32)
     gold = np.array([255, 210, 90], np.float32)
