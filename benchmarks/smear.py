@@ -4,8 +4,9 @@
     python -m benchmarks.smear [--set calibration|held-out|all]
 
 `calibration` is the set the first threshold was chosen on; `held-out` was made after it
-was set. (The rule of issue 9's tenth round, the cluster's excess over a flat spread, had
-its threshold qc.SMEAR_ABOVE chosen on both, and on clean clips of another generator.)
+was set. (The rule of issue 9's fourteenth session, the count behind less the count ahead,
+had its threshold qc.SMEAR_ABOVE chosen on both and on trial 10's clips of another
+generator.)
 Ghosting blends a share of the previous frame into each frame, either the previous output
 (recursive, as a temporal filter does) or the clean previous frame. Prints each clip's
 score sorted, then per set: ghosted clips flagged, clean clips flagged, the lowest ghosted

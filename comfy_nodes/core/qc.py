@@ -27,29 +27,30 @@ Flags are facts about the clip, not errors: the sheet is still written.
 - SMEAR (ghosting: a share of the previous frame blended into the next): where the
   previous frame showed the character and this one shows a weaker colour on the same line
   from the backdrop (cosine >= 0.95, 20-80% of the previous distance) in pixels the
-  character has left (not inside its current solid mask). Ghosting leaves every such pixel
-  at the same share (its blend share); motion blur leaves a ramp of shares (a limb's
-  coverage fades across its trail). So what counts is how far the densest cluster of
-  shares (the most pixels within a window 0.12 wide) holds more pixels than a flat spread
-  of as many would put there, less two standard deviations of that count, as a share of
-  the character's area, median over the moving frames; flagged above 0.0065. The allowance
-  matters for small characters: a walk 27 px tall in the reduced copy leaves ~15 faint
-  pixels a frame, and their densest cluster alone scored 0.04, above most ghosts. Measured
-  (python -m benchmarks.smear, and 24 clean clips of another generator, trial 7; the
-  threshold was chosen on all three sets): calibration set 15 of 17 ghosted flagged, 1 of
-  35 clean (a hurt's 0.4 s recoil, 0.009: its blur averages three sub-frames, so its
-  shares come in thirds); held-out set 8 of 8 ghosted (0.009-0.036), 0 of 10 clean (at
-  most 0.005); trial 7 0 of 24 clean (at most 0.003; the rule before flagged 3 of its
-  walks). Missed: a ghosted idle (0.002: an idle leaves almost nothing behind) and a real-
-  art walk in place at 25 % (0.006: its poses are held for three frames, so a ghost shows
-  only where a pose changes). Then on trial 8, made after (31 clips of a third generator):
-  its two ghosts flagged (30 % walk 0.012, 25 % run 0.039), none of its clean clips (the
-  highest a dark bat's blurred flapping wings, 0.0058, which moved the threshold from
-  0.006 to 0.0065: no verdict above changes). On trial 10 (20 clips of a fifth generator):
-  its two ghosts flagged (0.011, 0.083), and one clean clip: a run whose thin limbs are
-  blurred 32 px (0.0072). A limb narrower than its sweep leaves its trail at one share in
-  each frame, as a ghost does; counting only frames whose share lies near the clip's
-  cleared it but lost 8 of the 25 ghosts flagged before (docs/quality.md).
+  character has left (not solid now). Ghosting leaves every such pixel at the same share
+  (its blend share); motion blur leaves a ramp of shares (a limb's coverage fades across
+  its trail). So what counts is how far the densest cluster of shares (the most pixels
+  within a window 0.12 wide) holds more pixels than a flat spread of as many would put
+  there, less two standard deviations of that count, as a share of the character's area.
+  The allowance matters for small characters: a walk 27 px tall in the reduced copy leaves
+  ~15 faint pixels a frame, and their densest cluster alone scored 0.04, above most ghosts.
+  A limb narrower than its sweep leaves its blur at one share too, but on both sides of
+  it: the shutter spans the frame's moment, so the trail reaches where the limb goes next
+  as far as where it was. A ghost is only where it was. So the same measure is taken on
+  the pixels only the next frame will show (a faint copy of the next frame), and on the
+  side left behind only where the next frame does not show the character (a limb swinging
+  back covers both); the score is the median over the moving frames of the side left
+  behind less the median of the side ahead; flagged above 0.0025. Measured (python -m
+  benchmarks.smear, and trial 10's 20 clips of a fifth generator): ghosted clips 0.0038-
+  0.083 (26 of 27 flagged; missed: an idle at 40 %, 0.0021, which leaves almost nothing
+  behind), clean clips at most 0.0015 (0 of 63, real sprite art with held poses the
+  highest). Counting the side left behind alone, with the threshold at 0.0065, overlapped:
+  ghosts from 0.0017 (25 of 27 flagged), clean clips up to 0.0088 (2 of 63: a hurt's 0.4 s
+  recoil, and trial 10's run, its thin limbs blurred 32 px, 0.0072); and subtracting the
+  side ahead without the disjoint sides cancelled real-art ghosts whose poses swing back
+  (0.0027). Before it, on clips lost since: trial 7's 24 clean clips at most 0.003 and
+  trial 8's two ghosts (0.012, 0.039) and 29 clean clips (at most 0.0058), both on the
+  side behind alone.
 - Letterbox bars (black rows or columns round the picture, uniform in every frame) are
   cut before the backdrop is learned: not NOISE, and the crop is in meta.clip.crop.
 """
@@ -72,7 +73,7 @@ OPENING_SECONDS = 0.25  # after the rest pose: the poses a turned frame is compa
 # An opening pose nearer the mirrored rest pose than this share of the rest pose's asymmetry
 # has turned already.
 TURNED_SHARE = 0.5
-SMEAR_ABOVE = 0.0065
+SMEAR_ABOVE = 0.0025
 SMEAR_WINDOW = 0.12  # width of the cluster of shares a ghost's pixels fall in
 FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
 BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in every frame
@@ -188,29 +189,40 @@ def bars(small: np.ndarray) -> tuple[int, int, int, int]:
 
 def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
     """Share of the character's area that is a faint copy of the previous frame at one
-    share (see SMEAR above); median over frames where the character moved."""
+    share where only the previous frame showed it, beyond the faint copy of the next frame
+    where only the next one does (see SMEAR above); medians over the frames where the
+    character moved, never below 0."""
     plate = key.plate
-    scores = []
-    prev = small[0].astype(np.float32) - plate  # frame by frame: no float copy of the clip
-    lo, hi = FAINT_SHARES
-    for t in range(1, len(small)):
-        cur = small[t].astype(np.float32) - plate
-        prev_diff, prev = prev, cur
-        prev_char = masks[t - 1] > 0
-        moved = int((prev_char ^ (masks[t] > 0)).sum())
+    behind, ahead = [], []
+    # Frame by frame, three at a time: no float copy of the clip.
+    prev, cur = (small[t].astype(np.float32) - plate for t in (0, 1))
+    for t in range(1, len(small) - 1):
+        nxt = small[t + 1].astype(np.float32) - plate
+        was, will = masks[t - 1] > 0, masks[t + 1] > 0
         area = int(masks[t].sum())
-        if area < 8 or moved < max(2, area // 50):
-            continue
-        solid = colour_distance(small[t], plate) > 2.5 * key.threshold
-        left = prev_char & ~solid
-        a, b = cur[left], prev_diff[left]
-        nb = np.sqrt(norm2(b)) + 1e-3
-        na = np.sqrt(norm2(a)) + 1e-3
-        cos = dot(a, b) / (na * nb)
-        ratio = na / nb
-        faint = (cos >= 0.95) & (ratio >= lo) & (ratio <= hi) & (nb > 2 * key.threshold)
-        scores.append(cluster_excess(ratio[faint], SMEAR_WINDOW, hi - lo) / area)
-    return float(np.median(scores)) if scores else 0.0
+        moved = int((was ^ (masks[t] > 0)).sum())
+        if area >= 8 and moved >= max(2, area // 50):
+            loose = colour_distance(small[t], plate) <= 2.5 * key.threshold  # not solid now
+            behind.append(_faint_copy(cur, prev, was & ~will & loose, key) / area)
+            ahead.append(_faint_copy(cur, nxt, will & ~was & loose, key) / area)
+        prev, cur = cur, nxt
+    if not behind:
+        return 0.0
+    return max(0.0, float(np.median(behind) - np.median(ahead)))
+
+
+def _faint_copy(cur: np.ndarray, other: np.ndarray, where: np.ndarray, key: KeyModel) -> float:
+    """The cluster excess of the pixels `where` that show `other`'s colour (both as
+    differences from the plate) at one faint share: on the same line from the backdrop
+    (cosine >= 0.95), 20-80 % of the way."""
+    a, b = cur[where], other[where]
+    nb = np.sqrt(norm2(b)) + 1e-3
+    na = np.sqrt(norm2(a)) + 1e-3
+    cos = dot(a, b) / (na * nb)
+    ratio = na / nb
+    lo, hi = FAINT_SHARES
+    faint = (cos >= 0.95) & (ratio >= lo) & (ratio <= hi) & (nb > 2 * key.threshold)
+    return cluster_excess(ratio[faint], SMEAR_WINDOW, hi - lo)
 
 
 def cluster_excess(values: np.ndarray, width: float, span: float) -> float:

@@ -22,10 +22,11 @@ BODY_SIDE, ARM_ROWS, ARM_WIDTH, STEP = 40, 8, 20, 12  # the arm moves right STEP
 
 
 def _clip(shares: np.ndarray, body: int = BODY_SIDE, rows: int = ARM_ROWS,
-          arm: int = ARM_WIDTH) -> tuple[np.ndarray, np.ndarray]:
+          arm: int = ARM_WIDTH, ahead: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A still body (`body` px square) and an arm (`rows` high, `arm` px wide) moving right;
     the columns the arm has just left (one per share) show the sleeve at `shares` of its
-    colour."""
+    colour, and the columns it enters next (one per share of `ahead`, nearest the arm
+    first) at `ahead`'s."""
     step = len(shares)
     body_at = (slice(10, 10 + body), slice(W - 10 - body, W - 10))
     arm_rows = slice(20, 20 + rows)
@@ -37,6 +38,9 @@ def _clip(shares: np.ndarray, body: int = BODY_SIDE, rows: int = ARM_ROWS,
         f[body_at] = SLEEVE
         if t:
             f[arm_rows, x - step:x] = PLATE + shares[None, :, None] * (SLEEVE - PLATE)
+        if ahead is not None:
+            f[arm_rows, x + arm:x + arm + len(ahead)] = (
+                PLATE + ahead[None, :, None] * (SLEEVE - PLATE))
         f[arm_rows, x:x + arm] = SLEEVE
         small[t] = np.round(f)
         masks[t][body_at] = 1
@@ -72,6 +76,21 @@ def test_a_small_characters_blur_is_not_ghosting_and_its_ghost_is():
     blur = qc.smear(*_clip(np.linspace(0.8, 0.2, 6), **small), KEY)
     ghost = qc.smear(*_clip(np.full(6, 0.3), **small), KEY)
     assert blur < qc.SMEAR_ABOVE < ghost, (blur, ghost)
+
+
+def test_a_blur_at_one_share_on_both_sides_is_not_ghosting():
+    """A limb narrower than its sweep, blurred over a shutter centred on the frame, leaves
+    its trail at one share (its width over the sweep) on the side it left and on the side
+    it is going to alike; a ghost only on the side it left. Trial 10's run, its limbs
+    blurred 32 px, scored as a ghost when only the side left behind was counted. The same
+    trail behind with a ramp ahead (a lopsided blur) is not cancelled by it."""
+    one = np.full(STEP, 0.3)
+    ghost = qc.smear(*_clip(one), KEY)
+    blur = qc.smear(*_clip(one, ahead=one), KEY)
+    lopsided = qc.smear(*_clip(one, ahead=np.linspace(0.8, 0.2, STEP)), KEY)
+    assert blur == 0.0
+    assert ghost > qc.SMEAR_ABOVE, ghost
+    assert lopsided == ghost
 
 
 def test_a_clean_move_leaves_no_smear():
