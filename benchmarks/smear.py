@@ -1,12 +1,13 @@
 """How well SMEAR parts ghosting from motion blur: clips made like model output
 (tests/footage.py), ghosted and clean, each with its `meta.qc.smear` score.
 
-    python -m benchmarks.smear [--set calibration|held-out|all]
+    python -m benchmarks.smear [--set calibration|held-out|wide-blur|all]
 
 `calibration` is the set the first threshold was chosen on; `held-out` was made after it
 was set. (The rule of issue 9's fourteenth session, the count behind less the count ahead,
 had its threshold qc.SMEAR_ABOVE chosen on both and on trial 10's clips of another
-generator.)
+generator; `wide-blur` was made after it: runs and an attack blurred over 1-1.5 frames,
+clean and ghosted.)
 Ghosting blends a share of the previous frame into each frame, either the previous output
 (recursive, as a temporal filter does) or the clean previous frame. Prints each clip's
 score sorted, then per set: ghosted clips flagged, clean clips flagged, the lowest ghosted
@@ -62,6 +63,20 @@ CALIBRATION: dict[str, Spec] = {
     "clean_hurt_04": Spec(action="hurt", period=0.4, palette="zombie", seed=100),
     "clean_skill_zoom": Spec(action="skill", zoom=0.004, seed=101, style="strands"),
     "clean_attack_crf24": Spec(action="attack", period=0.5, crf=24, seed=102, wrap_px=6, wrap=0.35),
+}
+
+# Made after the fourteenth session's rule: motion blur over a whole frame and more (a thin
+# limb's trail at one share, as trial 10's ninja run; the count behind alone flagged the
+# strands run at 0.0115).
+WIDE_BLUR: dict[str, Spec] = {
+    "clean_run_wide_1": Spec(action="run", period=0.4, shutter=1.0, seed=301),
+    "clean_run_wide_15_strands": Spec(action="run", period=0.35, shutter=1.5, style="strands",
+                                      seed=302),
+    "clean_attack_wide": Spec(action="attack", period=0.45, shutter=1.0, style="shaded",
+                              seed=303),
+    "ghost_run_wide_25": Spec(action="run", period=0.4, shutter=1.0, ghost=0.25, seed=304),
+    "ghost_run_wide_20_strands": Spec(action="run", period=0.35, shutter=1.5, style="strands",
+                                      ghost=0.20, seed=305),
 }
 
 HELD_OUT: dict[str, Spec] = {
@@ -120,13 +135,16 @@ def report(title: str, cases: dict[str, Spec], folder: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.smear")
-    ap.add_argument("--set", choices=("calibration", "held-out", "all"), default="all")
+    ap.add_argument("--set", choices=("calibration", "held-out", "wide-blur", "all"),
+                    default="all")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="h3sprite-smear-") as tmp:
         if args.set in ("calibration", "all"):
             report("calibration", CALIBRATION, Path(tmp))
         if args.set in ("held-out", "all"):
             report("held-out", HELD_OUT, Path(tmp))
+        if args.set in ("wide-blur", "all"):
+            report("wide-blur", WIDE_BLUR, Path(tmp))
     return 0
 
 
