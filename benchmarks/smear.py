@@ -4,8 +4,8 @@
     python -m benchmarks.smear [--set calibration|held-out|wide-blur|all]
 
 `calibration` is the set the first threshold was chosen on; `held-out` was made after it
-was set. (The rule of issue 9's fourteenth session, the count behind less the count ahead,
-had its threshold qc.SMEAR_ABOVE chosen on both and on trial 10's clips of another
+was set. (The rule of issue 9's fourteenth session, the count behind less the count
+ahead, had its threshold qc.SMEAR_ABOVE chosen on both and on trial 10's clips of another
 generator; `wide-blur` was made after it: runs and an attack blurred over 1-1.5 frames,
 clean and ghosted.)
 Ghosting blends a share of the previous frame into each frame, either the previous output

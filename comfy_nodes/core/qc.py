@@ -42,12 +42,17 @@ Flags are facts about the clip, not errors: the sheet is still written.
   back covers both); the score is the median over the moving frames of the side left
   behind less the median of the side ahead; flagged above 0.0025. Measured (python -m
   benchmarks.smear, and trial 10's 20 clips of a fifth generator): ghosted clips 0.0038-
-  0.083 (26 of 27 flagged; missed: an idle at 40 %, 0.0021, which leaves almost nothing
+  0.082 (26 of 27 flagged; missed: an idle at 40 %, 0.0021, which leaves almost nothing
   behind), clean clips at most 0.0015 (0 of 63, real sprite art with held poses the
-  highest). Made after: benchmarks.smear's wide-blur set (runs and an attack blurred over
-  1-1.5 frames), 2 of 2 ghosts (0.016, 0.042) and 0 of 3 clean clips (at most 0.0015).
-  Counting the side left behind alone, with the threshold at 0.0065, overlapped:
-  ghosts from 0.0017 (25 of 27 flagged), clean clips up to 0.0088 (2 of 63: a hurt's 0.4 s
+  highest). The threshold was chosen on those 90 clips, none held out; trials 7-9 were
+  not scored again (their clips are lost). Made after: benchmarks.smear's wide-blur set
+  (runs and an attack blurred over 1-1.5 frames), 2 of 2 ghosts (0.016, 0.042) and 0 of 3
+  clean clips (at most 0.0015). Known limit: a motion that swings back every frame (a
+  shake: poses A, B, A, B) puts the previous and the next pose on the same pixels, so
+  nothing lies on the side left behind alone and its ghost scores 0 (a 30 % ghost of an
+  arm swinging 36 px back and forth: 0; moving on 36 px a frame: 0.066).
+  Counting the side left behind alone, with the threshold at 0.0065, overlapped: ghosts
+  from 0.0017 (25 of 27 flagged), clean clips up to 0.0088 (2 of 63: a hurt's 0.4 s
   recoil, and trial 10's run, its thin limbs blurred 32 px, 0.0072); and subtracting the
   side ahead without the disjoint sides cancelled real-art ghosts whose poses swing back
   (0.0027). Before it, on clips lost since: trial 7's 24 clean clips at most 0.003 and
@@ -193,20 +198,24 @@ def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
     """Share of the character's area that is a faint copy of the previous frame at one
     share where only the previous frame showed it, beyond the faint copy of the next frame
     where only the next one does (see SMEAR above); medians over the frames where the
-    character moved, never below 0."""
+    character moved, never below 0. The first and last frames have no neighbour on one
+    side and are not scored: a clip of fewer than 3 frames scores 0."""
+    if len(small) < 3:
+        return 0.0
     plate = key.plate
     behind, ahead = [], []
     # Frame by frame, three at a time: no float copy of the clip.
-    prev, cur = (small[t].astype(np.float32) - plate for t in (0, 1))
+    prev = small[0].astype(np.float32) - plate
+    cur = small[1].astype(np.float32) - plate
     for t in range(1, len(small) - 1):
         nxt = small[t + 1].astype(np.float32) - plate
         was, will = masks[t - 1] > 0, masks[t + 1] > 0
         area = int(masks[t].sum())
         moved = int((was ^ (masks[t] > 0)).sum())
         if area >= 8 and moved >= max(2, area // 50):
-            loose = colour_distance(small[t], plate) <= 2.5 * key.threshold  # not solid now
-            behind.append(_faint_copy(cur, prev, was & ~will & loose, key) / area)
-            ahead.append(_faint_copy(cur, nxt, will & ~was & loose, key) / area)
+            not_solid = colour_distance(small[t], plate) <= 2.5 * key.threshold
+            behind.append(_faint_copy(cur, prev, was & ~will & not_solid, key) / area)
+            ahead.append(_faint_copy(cur, nxt, will & ~was & not_solid, key) / area)
         prev, cur = cur, nxt
     if not behind:
         return 0.0

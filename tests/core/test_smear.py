@@ -22,11 +22,12 @@ BODY_SIDE, ARM_ROWS, ARM_WIDTH, STEP = 40, 8, 20, 12  # the arm moves right STEP
 
 
 def _clip(shares: np.ndarray, body: int = BODY_SIDE, rows: int = ARM_ROWS,
-          arm: int = ARM_WIDTH, ahead: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+          arm: int = ARM_WIDTH, ahead: np.ndarray | None = None,
+          trail_in: set[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A still body (`body` px square) and an arm (`rows` high, `arm` px wide) moving right;
     the columns the arm has just left (one per share) show the sleeve at `shares` of its
-    colour, and the columns it enters next (one per share of `ahead`, nearest the arm
-    first) at `ahead`'s."""
+    colour (in the frames `trail_in`, all but the first by default), and the columns it
+    enters next (one per share of `ahead`, nearest the arm first) at `ahead`'s."""
     step = len(shares)
     body_at = (slice(10, 10 + body), slice(W - 10 - body, W - 10))
     arm_rows = slice(20, 20 + rows)
@@ -36,7 +37,7 @@ def _clip(shares: np.ndarray, body: int = BODY_SIDE, rows: int = ARM_ROWS,
         x = 4 + step * t
         f = np.broadcast_to(PLATE, (H, W, 3)).copy()
         f[body_at] = SLEEVE
-        if t:
+        if t and (trail_in is None or t in trail_in):
             f[arm_rows, x - step:x] = PLATE + shares[None, :, None] * (SLEEVE - PLATE)
         if ahead is not None:
             f[arm_rows, x + arm:x + arm + len(ahead)] = (
@@ -91,6 +92,31 @@ def test_a_blur_at_one_share_on_both_sides_is_not_ghosting():
     assert blur == 0.0
     assert ghost > qc.SMEAR_ABOVE, ghost
     assert lopsided == ghost
+
+
+def test_a_trail_ahead_alone_scores_0_not_below():
+    """A blur that leads the limb (a camera exposing after the frame's moment) leaves its
+    faint copy ahead only: no ghost, and the score, a share of the area, is 0, not
+    negative."""
+    assert qc.smear(*_clip(np.zeros(STEP), ahead=np.full(STEP, 0.3)), KEY) == 0.0
+
+
+def test_a_faint_copy_in_a_few_frames_is_not_ghosting():
+    """The score is a median over the moving frames (1-6 of 8 here: the first and last
+    have no neighbour on one side): a faint copy in 2 of them (a codec's glitch) is not
+    flagged, in 4 of them it is. A mean over the frames would flag both."""
+    one = np.full(STEP, 0.3)
+    assert qc.smear(*_clip(one, trail_in={1, 2}), KEY) == 0.0
+    assert qc.smear(*_clip(one, trail_in={1, 2, 3, 4}), KEY) > qc.SMEAR_ABOVE
+
+
+@pytest.mark.parametrize("frames", [1, 2, 3])
+def test_short_clips(frames):
+    """A clip of 1 or 2 frames has no frame with a neighbour on each side: 0. From 3 frames
+    the middle one is scored."""
+    small, masks = _clip(np.full(STEP, 0.3))
+    got = qc.smear(small[:frames], masks[:frames], KEY)
+    assert (got > qc.SMEAR_ABOVE) if frames == 3 else (got == 0.0), got
 
 
 def test_a_clean_move_leaves_no_smear():
