@@ -7,8 +7,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from comfy_nodes.core import align, pipeline
+from comfy_nodes.core import align, pipeline, qc
 from comfy_nodes.core.export.texturepacker import document
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
 
@@ -136,6 +138,22 @@ def test_truncated_clip():
     fx = make("walk_short", "walk", frames=39)
     res = pipeline.process_clip(fx.clip, "walk", DEFAULT_RECIPES["walk"])
     assert "TRUNCATED" in res.qc
+
+
+@settings(max_examples=200, deadline=None)
+@given(frames=st.integers(1, 400), expected=st.integers(5, 400))
+def test_truncated_at_24_fps_counts_frames(frames, expected):
+    """At H3's own rate the rule is the frame count against the snapped length."""
+    assert qc.truncated(frames, 24.0, expected) == (frames < expected)
+
+
+def test_truncated_at_another_rate_is_judged_by_duration():
+    """39 frames at 16 fps last 2.44 s, more than a 2 s recipe's 56 frames at 24 (2.33 s):
+    not truncated (trial 11's slow idle was flagged by its count); 37 frames at 16 fps
+    (2.31 s) are. 56 frames at 30 fps last 1.87 s: truncated."""
+    assert not qc.truncated(39, 16.0, 56)
+    assert qc.truncated(37, 16.0, 56)
+    assert qc.truncated(56, 30.0, 56)
 
 
 def test_noise_clip():
