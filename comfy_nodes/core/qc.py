@@ -1,8 +1,9 @@
 """QC flags: what a reviewer would reject, each with a stated criterion.
 
 Flags are facts about the clip, not errors: the sheet is still written.
-- TRUNCATED: the clip has fewer frames than the recipe's snapped length (17k+5), or at
-  another frame rate than H3's 24, lasts less than those frames do at 24 fps.
+- TRUNCATED: the clip has fewer frames than the recipe's snapped length (17k+5); at
+  another frame rate than H3's 24 (not H3's clip, its length not snapped), it lasts less
+  than the recipe's seconds.
 - NOISE: not a character on a green screen: under half of the frame border matches the
   backdrop, or the character mask is mostly scattered specks (largest part < 60% of it),
   or it covers more than 85% of the frame, or most frames hold no character at all.
@@ -92,10 +93,14 @@ FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
 BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in every frame
 
 
-def truncated(frame_count: int, fps: float, expected: int) -> bool:
-    """Whether the clip lasts less than the `expected` frames H3 makes at its 24 fps: at 24
-    fps, fewer frames; a clip at another rate (another model's 16 fps) by its duration."""
-    return frame_count * snap.FPS < expected * fps
+def truncated(frame_count: int, fps: float, expected: int, seconds: float) -> bool:
+    """Whether the clip ended early. At H3's 24 fps: fewer than the `expected` frames H3
+    makes for the recipe (its snapped 17k+5). At another rate the clip is not H3's (another
+    model's 16 fps, a 30 fps edit), whose length is not snapped: shorter than the recipe's
+    `seconds`."""
+    if abs(fps - snap.FPS) < 0.5:
+        return frame_count < expected
+    return frame_count < seconds * fps - 0.5
 
 
 def noise(masks: np.ndarray, backdrop_share: float, largest_share: list[float]) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from comfy_nodes.core import align, pipeline, qc
+from comfy_nodes.core import align, pipeline, qc, snap
 from comfy_nodes.core.export.texturepacker import document
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
 
@@ -141,19 +141,25 @@ def test_truncated_clip():
 
 
 @settings(max_examples=200, deadline=None)
-@given(frames=st.integers(1, 400), expected=st.integers(5, 400))
-def test_truncated_at_24_fps_counts_frames(frames, expected):
-    """At H3's own rate the rule is the frame count against the snapped length."""
-    assert qc.truncated(frames, 24.0, expected) == (frames < expected)
+@given(frames=st.integers(1, 400), seconds=st.floats(0.2, 10.0))
+def test_truncated_at_24_fps_counts_frames(frames, seconds):
+    """At H3's own rate the rule is the frame count against the snapped length, whatever
+    the recipe's seconds."""
+    expected = snap.snap_length(seconds)
+    assert qc.truncated(frames, 24.0, expected, seconds) == (frames < expected)
+    assert qc.truncated(frames, 23.976, expected, seconds) == (frames < expected)
 
 
-def test_truncated_at_another_rate_is_judged_by_duration():
-    """39 frames at 16 fps last 2.44 s, more than a 2 s recipe's 56 frames at 24 (2.33 s):
-    not truncated (trial 11's slow idle was flagged by its count); 37 frames at 16 fps
-    (2.31 s) are. 56 frames at 30 fps last 1.87 s: truncated."""
-    assert not qc.truncated(39, 16.0, 56)
-    assert qc.truncated(37, 16.0, 56)
-    assert qc.truncated(56, 30.0, 56)
+def test_truncated_at_another_rate_is_judged_by_the_recipes_seconds():
+    """A clip at another rate is not H3's, its length not snapped: trial 11's slow idle,
+    39 frames at 16 fps (2.44 s) for a 2 s recipe, and a skill of 45 frames at 30 fps
+    (1.5 s) for a 1.5 s recipe, are whole; 31 frames at 16 fps (1.94 s) and 44 at 30 fps
+    (1.47 s) are short. (Against the snapped length at 24 fps, 56 frames for 2 s, 39 for
+    1.5 s, the skill was flagged.)"""
+    assert not qc.truncated(39, 16.0, 56, 2.0)
+    assert not qc.truncated(45, 30.0, 39, 1.5)
+    assert qc.truncated(31, 16.0, 56, 2.0)
+    assert qc.truncated(44, 30.0, 39, 1.5)
 
 
 def test_noise_clip():
