@@ -21,9 +21,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from comfy_nodes.core import qc, video
-from comfy_nodes.core.pipeline import analyse
-from comfy_nodes.core.recipes import DEFAULT_RECIPES
+from comfy_nodes.core import qc
 from tests import footage
 from tests.footage import Spec
 
@@ -108,8 +106,7 @@ HELD_OUT: dict[str, Spec] = {
 def score(spec: Spec, folder: Path, name: str) -> tuple[float, bool]:
     """(smear score, judged) of one clip: not judged where the clip is STATIC or NOISE."""
     path = folder / f"{name}.mp4"
-    footage.encode_isolated(footage.film(spec), path, spec)
-    analysis = analyse(video.decode(path), DEFAULT_RECIPES[spec.action])
+    analysis = footage.analysed(spec, path)
     judged = not {"STATIC", "NOISE"} & set(analysis.qc)
     path.unlink()
     return analysis.smear, judged

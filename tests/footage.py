@@ -36,6 +36,7 @@ import numpy as np
 from PIL import Image
 
 from comfy_nodes.core import video
+from comfy_nodes.core.pipeline import Analysis, analyse
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
 from tests import synth
 
@@ -377,6 +378,12 @@ def encode_isolated(rgb: np.ndarray, path: Path, spec: Spec,
 
 
 @functools.cache
+def analysed(spec: Spec, path: Path) -> Analysis:
+    """The chain's analysis (flags, smear score) of `spec` filmed and encoded to `path`."""
+    encode_isolated(film(spec), path, spec)
+    return analyse(video.decode(path), DEFAULT_RECIPES[spec.action])
+
+
 def make(name: str, spec: Spec) -> Footage:
     path = _DIR / f"{name}.mp4"
     encode_isolated(film(spec), path, spec)

@@ -180,7 +180,7 @@ def _decide(clip: Clip, recipe: Recipe) -> _Decided:
 
     rest = max(0, still)
     flags = []
-    if qc.truncated(n, clip.fps, recipe.clip_frames, recipe.seconds):
+    if qc.truncated(n, clip.fps, recipe.seconds):
         flags.append("TRUNCATED")
     is_noise = qc.noise(masks, key.backdrop_share, largest_share)
     if is_noise:

@@ -53,10 +53,10 @@ Flags are facts about the clip, not errors: the sheet is still written.
   clean clips (at most 0.0015); trial 11 (19 clips of a sixth generator, made to test the
   flags): 5 of 7 ghosts (0.022-0.079), 0 of 12 clean clips (at most 0.0008), missing a
   hurt ghosted at 15 % (0.0013: under the faint shares read) and an idle at 25 % (0.0008).
-  Known limit: a motion that swings back every frame (a
-  shake: poses A, B, A, B) puts the previous and the next pose on the same pixels, so
-  nothing lies on the side left behind alone and its ghost scores 0 (a 30 % ghost of an
-  arm swinging 36 px back and forth: 0; moving on 36 px a frame: 0.066).
+  Known limit: a motion that swings back every frame (a shake: poses A, B, A, B) puts the
+  previous and the next pose on the same pixels, so nothing lies on the side left behind
+  alone and its ghost scores 0 (a 30 % ghost of an arm swinging 36 px back and forth: 0;
+  moving on 36 px a frame: 0.066).
   Counting the side left behind alone, with the threshold at 0.0065, overlapped: ghosts
   from 0.0017 (25 of 27 flagged), clean clips up to 0.0088 (2 of 63: a hurt's 0.4 s
   recoil, and trial 10's run, its thin limbs blurred 32 px, 0.0072); and subtracting the
@@ -93,13 +93,13 @@ FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
 BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in every frame
 
 
-def truncated(frame_count: int, fps: float, expected: int, seconds: float) -> bool:
-    """Whether the clip ended early. At H3's 24 fps: fewer than the `expected` frames H3
-    makes for the recipe (its snapped 17k+5). At another rate the clip is not H3's (another
-    model's 16 fps, a 30 fps edit), whose length is not snapped: shorter than the recipe's
-    `seconds`."""
-    if abs(fps - snap.FPS) < 0.5:
-        return frame_count < expected
+def truncated(frame_count: int, fps: float, seconds: float) -> bool:
+    """Whether the clip ended early. At H3's 24 fps: fewer frames than H3 makes for a
+    recipe of `seconds` (snap_length, the next 17k+5). At another rate the clip is not H3's
+    (another model's 16 fps, a 30 fps edit), its length not snapped: shorter than
+    `seconds`, by more than half a frame's rounding."""
+    if abs(fps - snap.FPS) < 0.5:  # 23.976 too
+        return frame_count < snap.snap_length(seconds)
     return frame_count < seconds * fps - 0.5
 
 

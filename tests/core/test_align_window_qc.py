@@ -146,8 +146,8 @@ def test_truncated_at_24_fps_counts_frames(frames, seconds):
     """At H3's own rate the rule is the frame count against the snapped length, whatever
     the recipe's seconds."""
     expected = snap.snap_length(seconds)
-    assert qc.truncated(frames, 24.0, expected, seconds) == (frames < expected)
-    assert qc.truncated(frames, 23.976, expected, seconds) == (frames < expected)
+    assert qc.truncated(frames, 24.0, seconds) == (frames < expected)
+    assert qc.truncated(frames, 23.976, seconds) == (frames < expected)
 
 
 def test_truncated_at_another_rate_is_judged_by_the_recipes_seconds():
@@ -156,10 +156,10 @@ def test_truncated_at_another_rate_is_judged_by_the_recipes_seconds():
     (1.5 s) for a 1.5 s recipe, are whole; 31 frames at 16 fps (1.94 s) and 44 at 30 fps
     (1.47 s) are short. (Against the snapped length at 24 fps, 56 frames for 2 s, 39 for
     1.5 s, the skill was flagged.)"""
-    assert not qc.truncated(39, 16.0, 56, 2.0)
-    assert not qc.truncated(45, 30.0, 39, 1.5)
-    assert qc.truncated(31, 16.0, 56, 2.0)
-    assert qc.truncated(44, 30.0, 39, 1.5)
+    assert not qc.truncated(39, 16.0, 2.0)
+    assert not qc.truncated(45, 30.0, 1.5)
+    assert qc.truncated(31, 16.0, 2.0)
+    assert qc.truncated(44, 30.0, 1.5)
 
 
 def test_noise_clip():

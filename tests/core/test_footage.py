@@ -91,21 +91,26 @@ def test_smear_separates_ghosting_from_fast_motion():
     assert ghost > qc.SMEAR_ABOVE > max(others.values()), (ghost, others)
 
 
-def _smear_of(spec: footage.Spec, tmp_path) -> float:
-    path = tmp_path / "clip.mp4"
-    footage.encode_isolated(footage.film(spec), path, spec)
-    return pipeline.analyse(video.decode(path), DEFAULT_RECIPES[spec.action]).smear
-
-
 def test_a_thin_limbs_wide_blur_is_not_ghosting_and_its_ghost_is(tmp_path):
     """A run whose strands and limbs are blurred over 1.5 frames: each thin trail lies at one
     share, as a ghost's does (the count behind the limb alone scored 0.0115, flagged, as
     trial 10's ninja run was), but on both sides of the limb. Ghosted at 25 %, the same
     run is flagged."""
     run = footage.Spec(action="run", period=0.35, shutter=1.5, style="strands", seed=302)
-    clean = _smear_of(run, tmp_path)
-    ghost = _smear_of(dataclasses.replace(run, ghost=0.25), tmp_path)
+    clean = footage.analysed(run, tmp_path / "clean.mp4").smear
+    ghost = footage.analysed(dataclasses.replace(run, ghost=0.25), tmp_path / "ghost.mp4").smear
     assert clean < qc.SMEAR_ABOVE < ghost, (clean, ghost)
+
+
+def test_truncated_by_the_clips_own_rate(tmp_path):
+    """Through the chain, a clip's length is judged at its own frame rate: an idle of 36
+    frames at 16 fps (2.25 s) is whole for the 2 s recipe, though under the 56 frames H3
+    makes for it at 24 fps; 30 frames at 16 fps (1.9 s) are short. (Judged at the sheet's
+    6 fps, or counted against 56, both would be read alike.)"""
+    idle = footage.Spec(action="idle", fps=16.0, frames=36, seed=41)
+    assert "TRUNCATED" not in footage.analysed(idle, tmp_path / "whole.mp4").qc
+    short = dataclasses.replace(idle, frames=30)
+    assert "TRUNCATED" in footage.analysed(short, tmp_path / "short.mp4").qc
 
 
 def test_letterbox_is_cut_not_noise():
