@@ -595,7 +595,7 @@ def test_edge_extension_takes_no_spilled_colour_with_the_portrait():
     P = np.where(smeared[:, None], 0.8 * spilled + 0.2 * blue, spilled)
     edge = matte._Edge((slice(0, 5), slice(0, 9)), 2, mask, P.astype(np.float32),
                        np.tile(blue, (m, 1)), np.where(smeared, 2.0, 5.0), cols < 2, smeared,
-                       np.zeros(m, bool), np.full(m, 0.3))
+                       np.zeros(m, bool), np.full(m, 0.3), np.zeros(m, bool))
     F = np.tile(yellow, (m, 1))
     Fp = np.tile(spilled, (m, 1))
     inner = ~smeared
@@ -685,10 +685,12 @@ def _everywhere(values: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 def _rim_opacity(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool = False,
-                 blurred: np.ndarray | None = None) -> np.ndarray:
-    if blurred is None:
-        blurred = np.zeros(len(t), bool)
-    return matte._rim_opacity(t, dep, r, light_outlined, blurred, _everywhere)
+                 blurred: np.ndarray | None = None,
+                 moved: np.ndarray | None = None) -> np.ndarray:
+    none = np.zeros(len(t), bool)
+    return matte._rim_opacity(t, dep, r, light_outlined,
+                              none if blurred is None else blurred,
+                              none if moved is None else moved, _everywhere)
 
 
 def test_no_rim_correction_without_rings_inside_or_on_a_light_outline():
@@ -703,6 +705,21 @@ def test_no_rim_correction_without_rings_inside_or_on_a_light_outline():
     # Rings inside that are blurred parts (more backdrop than the wrap allows) tell no wrap.
     assert (_rim_opacity(np.full(80, 0.3, np.float32), dep, 2,
                          blurred=np.ones(80, bool)) == 1).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seen=st.floats(0.0, 0.6), r=st.integers(1, 4), moved_share=st.floats(0.1, 0.9))
+def test_where_the_silhouette_moved_the_rim_is_divided_by_less_wrap(seen, r, moved_share):
+    """Rings inside the rim reading `seen` backdrop: a still rim is divided by that wrap up
+    to WRAP_AT_RIM, a moving one (its rings may be a blur's ramp) by at most
+    MOVING_RIM_WRAP; the division is the same at both where the wrap is under both."""
+    dep = np.repeat(np.arange(1, r + 3, dtype=np.float32), 40)
+    t = np.where(dep <= r, 0.4, 1.0 - seen).astype(np.float32)
+    moved = (np.arange(len(t)) % 40) < 40 * moved_share
+    opacity = _rim_opacity(t, dep, r, moved=moved)
+    still = min(seen, matte.WRAP_AT_RIM)
+    assert np.allclose(opacity[~moved], 1 - still, atol=1e-5)
+    assert np.allclose(opacity[moved], 1 - min(still, matte.MOVING_RIM_WRAP), atol=1e-5)
 
 
 def test_the_rim_of_a_blurred_part_is_not_divided_by_the_wrap_of_the_body():
