@@ -392,6 +392,28 @@ def test_a_portrait_of_few_colours_despills(colours):
     assert out[150:300, 160:240, 3].min() == 255
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)),
+                min_size=1, max_size=12, unique=True),
+       st.lists(st.floats(0.02, 1.0), min_size=12, max_size=12))
+def test_every_colour_of_a_portraits_parts_is_in_its_palette(colours, weights):
+    """A portrait of up to 12 flat parts, the smallest 2 % of it (a spear's shaft beside a
+    shirt: k-means' 8 centres merged it into the shirt, and its wrap mix was read as red):
+    every part's colour lies within MISSED_DISTANCE of a palette colour."""
+    shares = np.array(weights[:len(colours)]) / sum(weights[:len(colours)])
+    shares = np.maximum(shares, 0.02)
+    counts = np.round(shares / shares.sum() * 10000).astype(int)
+    px = np.repeat(np.array(colours, np.uint8), counts, axis=0)
+    side = int(np.ceil(np.sqrt(len(px))))
+    portrait = np.zeros((side * side, 4), np.uint8)
+    portrait[:len(px), :3], portrait[:len(px), 3] = px, 255
+    palette = despill.portrait_palette(portrait.reshape(side, side, 4))
+    assert len(palette) <= despill.PORTRAIT_PALETTE_MAX
+    dist = despill.nearest(np.array(colours, np.float32)[counts / counts.sum() >= 0.015],
+                           palette)
+    assert dist.max() <= despill.MISSED_DISTANCE, dist
+
+
 def test_a_ghosts_portrait_still_gives_a_palette():
     """A character drawn translucent all over (alpha 200 everywhere) has no opaque pixel: its
     palette comes from its mostly opaque ones, not an empty reference (which would quietly
