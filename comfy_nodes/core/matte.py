@@ -156,6 +156,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     deep, src = _unspilled(p, plate, depth, wrap, r, ref, key)
     C, prior, local = _candidates(src, deep, edge, wrap, ref, ink, key.noise)
     solved = _solve(edge, C, prior, key, ref)
+    if ink is not None:
+        solved = _ink_mix(edge, solved, ink)
     a, Fp, light_outlined = _alpha(edge, solved, local, defringe, ref, key.noise)
     alpha_s = alpha[edge.box]
     alpha_s[edge.mask] = a
@@ -408,6 +410,34 @@ def _solve(edge: _Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel,
     Fp[:, c] = np.minimum(Fp[:, c], others + own + EXCESS_SLACK)
     Fp[:, c] = np.where(smeared, np.maximum(Fp[:, c], others + own - EXCESS_FLOOR), Fp[:, c])
     return _Solved(t, F, Fp, blurred)
+
+
+# Outlined art: a rim pixel that the chosen colour and the ink together explain this many
+# levels better than the chosen colour alone is their mix (see _ink_mix).
+INK_MIX_GAIN = 8.0
+
+
+def _ink_mix(edge: _Edge, solved: _Solved, ink: np.ndarray) -> _Solved:
+    """On outlined art the rim holds the antialiased boundary between the ink line and the
+    part inside it, under light wrap: ink, part and backdrop, a mix no one candidate
+    explains. A pale bone's grey boundary on a blue screen was read as bone at 35 %, and
+    the silhouette came out a pixel thin all round. Where the chosen colour and the ink
+    (despill.two_mix) fit INK_MIX_GAIN levels better than the colour alone, the pixel's
+    share of character is the two shares' sum, its colour their blend. Measured (IoU,
+    edge): an independent trial's ink skeleton running on blue 0.846 -> 0.874, an ink staff
+    strike on blue 0.962 -> 0.975 (-7.3 -> -4.7); the fixtures' ink hurt on blue 0.954 ->
+    0.969 (-5.9 -> -3.6) and ink run 0.976 -> 0.981 (-5.9 -> -4.2); no other clip moved."""
+    F = solved.F
+    a, o, fit, separable = (v[:, 0] for v in despill.two_mix(edge.P, edge.B, F[:, None], ink))
+    alone = despill.line_residual(edge.P, edge.B, F)
+    mixed = (edge.rim & separable & (a > 0.05) & (o > 0.05)
+             & (fit < alone - INK_MIX_GAIN))
+    if not mixed.any():
+        return solved
+    share = np.maximum(a + o, 1e-3)
+    blend = (a[:, None] * F + o[:, None] * ink) / share[:, None]
+    return solved._replace(t=np.where(mixed, np.maximum(solved.t, share), solved.t),
+                           Fp=np.where(mixed[:, None], blend, solved.Fp))
 
 
 def _extend_inward(edge: _Edge, F: np.ndarray, Fp: np.ndarray, cap: np.ndarray,
