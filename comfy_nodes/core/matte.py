@@ -426,7 +426,8 @@ def _ink_mix(edge: _Edge, solved: _Solved, ink: np.ndarray) -> _Solved:
     share of character is the two shares' sum, its colour their blend. Measured (IoU,
     edge): an independent trial's ink skeleton running on blue 0.846 -> 0.874, an ink staff
     strike on blue 0.962 -> 0.975 (-7.3 -> -4.7); the fixtures' ink hurt on blue 0.954 ->
-    0.969 (-5.9 -> -3.6) and ink run 0.976 -> 0.981 (-5.9 -> -4.2); no other clip moved."""
+    0.969 (-5.9 -> -3.6) and ink run 0.976 -> 0.981 (-5.9 -> -4.2); no clip without an
+    outline moves (the step needs the portrait's ink)."""
     F = solved.F
     a, o, fit, separable = (v[:, 0] for v in despill.two_mix(edge.P, edge.B, F[:, None], ink))
     alone = despill.line_residual(edge.P, edge.B, F)
@@ -517,7 +518,8 @@ def _rim_opacity(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool,
                  blurred: np.ndarray, moved: np.ndarray, nearby: Nearby) -> np.ndarray:
     """(M,) the share of character an opaque pixel at each depth keeps under the wrap: the
     wrap seen on the two opaque rings just inside the rim near it (`nearby`), extended
-    outward along the line through them (a wrap fades inward), at most WRAP_AT_RIM.
+    outward along the line through them (a wrap fades inward), at most WRAP_AT_RIM, and
+    at most MOVING_RIM_WRAP where the silhouette moved (`moved`: the rings may be a blur).
     A ring's pixels that carry more backdrop than the wrap allows (`blurred`: a part
     blurred by motion, translucent all through) tell its coverage, not the wrap: they are
     left out, and where no opaque ring is near, nothing is divided. Measured, against the
