@@ -160,6 +160,39 @@ def test_blurred_mix_judges_each_pair_as_alone(pairs):
         assert alone[2][0] == t[i]
 
 
+@settings(max_examples=200, deadline=None)
+@given(f=_colour, b=_backdrop, d=st.floats(14.0, 24.0))
+def test_a_portrait_colour_a_little_toward_the_backdrop_is_a_mix(f, b, d):
+    """A portrait colour far from the backdrop (NEAR_MIX_FAR), mixed with it so that the
+    mix lies d levels from the colour: even within UNBLUR_KEEP of it (where a colour counts
+    as the part's own, lit a little differently) it is read as that colour blurred, at its
+    share. Only where mixing and shading move the colour apart (the direction to the
+    backdrop at least 37 degrees off the colour's own: a dark green brightened is a dark
+    green mixed with green)."""
+    v = b - f
+    dist = float(np.linalg.norm(v))
+    assume(dist >= despill.NEAR_MIX_FAR + 5)
+    along = float(v @ f) / max(float(f @ f), 1e-6)
+    assume(float(np.linalg.norm(v - along * f)) >= 0.6 * dist)
+    t = 1.0 - d / dist
+    c = np.round(t * f + (1 - t) * b)[None].astype(np.float32)
+    mixed, got, share = despill.blurred_mix(c, b[None], f[None], 2.0, despill.UNBLUR_SHARE)
+    assert mixed[0] and np.array_equal(got[0], f)
+    assert abs(float(share[0]) - t) < 0.02
+
+
+@settings(max_examples=200, deadline=None)
+@given(f=_colour, b=_backdrop, k=st.floats(0.85, 1.15))
+def test_a_portrait_colour_shaded_or_lit_is_its_own(f, b, k):
+    """The same colour shaded or lit (scaled) within UNBLUR_KEEP is the part's own colour,
+    not a mix, wherever the backdrop lies."""
+    c = k * f
+    # (1 level inside: blurred_mix judges whole levels, and rounding moves c by up to 0.9)
+    assume(c.max() <= 255 and float(np.linalg.norm(c - f)) <= despill.UNBLUR_KEEP - 1)
+    mixed, _, _ = despill.blurred_mix(c[None].astype(np.float32), b[None], f[None], 2.0, 1.0)
+    assert not mixed[0]
+
+
 def test_a_smeared_edge_keeps_its_own_colour_next_to_a_green_part():
     """Measured on a walk (tests/footage.py): a dark-blue leg's edge pixel whose colour
     4:2:0 pulled towards the backdrop; the green shirt above is also a candidate. The leg
@@ -213,24 +246,53 @@ def test_a_blurred_part_is_translucent_where_the_silhouette_moved():
     assert still[..., 3][band].min() == 255
 
 
-def test_a_part_blurred_all_through_is_translucent_with_the_portrait():
+@pytest.mark.parametrize("moved", [True, False])
+def test_a_part_blurred_all_through_is_translucent_with_the_portrait(moved):
     """A fast part blurred wider than the light wrap's reach (a 40 px band, a 50 % mix of
-    the bar's red and the backdrop): with the portrait's colours, where the silhouette
-    moved, its depth too comes out translucent in the portrait's red. Without the
-    portrait, or where nothing moved, a colour seen all through a part is the part's own."""
+    the bar's red and the backdrop): with the portrait's colours its depth too comes out
+    translucent in the portrait's red, where the silhouette moved and where it did not (a
+    blur wider than the frame's motion leaves the silhouette in place). Without the
+    portrait, or when the portrait holds the mix's colour itself (an olive part), a colour
+    seen all through a part is the part's own."""
     frame, key = _bar_with_blur(40)
     deep = np.zeros((448, 448), bool)
     deep[130:310, 262:278] = True  # the band's middle: over 8 px (the wrap) from any edge
-    moving = np.zeros((448, 448), bool)
-    moving[90:350, 240:300] = True
+    moving = None
+    if moved:
+        moving = np.zeros((448, 448), bool)
+        moving[90:350, 240:300] = True
     reference = RED[None]
     out = matte.refine(frame, key, reference=despill.Reference(reference), moving=moving)
     alpha = out[..., 3][deep].astype(np.float32) / 255
     assert abs(float(np.median(alpha)) - 0.5) < 0.1, np.median(alpha)
     assert np.abs(out[..., :3][deep].astype(np.float32) - RED).max(1).mean() < 20
+    olive = frame[200, 270].astype(np.float32)
     for kept in (matte.refine(frame, key, moving=moving),
-                 matte.refine(frame, key, reference=despill.Reference(reference))):
+                 matte.refine(frame, key, reference=despill.Reference(np.stack([RED, olive])),
+                              moving=None)):
         assert kept[..., 3][deep].min() == 255
+
+
+def test_the_boundary_of_a_part_and_a_green_one_is_not_a_blur():
+    """A skin-coloured bar beside a shirt of nearly the backdrop's green, their boundary
+    blurred 20 px (a 50 % mix of skin and shirt, which lies on the line from skin to the
+    backdrop too): with both in the portrait and nothing moving, the boundary stays opaque
+    (despill.between_parts). The same band is taken as a blur when the portrait holds
+    skin alone."""
+    green = np.array([40, 200, 70], np.float32)
+    skin, shirt = np.array([210, 160, 125], np.float32), np.array([60, 185, 75], np.float32)
+    frame = np.tile(green, (448, 448, 1))
+    frame[80:360, 120:200] = shirt
+    frame[80:360, 220:320] = skin
+    frame[80:360, 200:220] = 0.5 * skin + 0.5 * shirt
+    frame = frame.astype(np.uint8)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    band = np.zeros((448, 448), bool)
+    band[120:320, 204:216] = True
+    both = matte.refine(frame, key, reference=despill.Reference(np.stack([skin, shirt])))
+    assert both[..., 3][band].min() == 255
+    skin_only = matte.refine(frame, key, reference=despill.Reference(skin[None]))
+    assert np.median(skin_only[..., 3][band]) < 200
 
 
 def test_moving_region_is_what_the_silhouette_swept():
