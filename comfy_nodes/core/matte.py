@@ -404,8 +404,41 @@ def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
     # +8.4.
     unblurred = edge.translucent | edge.rim
     if ref is not None and unblurred.any():
+        if n_frame:  # ... or of a colour the frame wears and the portrait lacks
+            ref = np.concatenate([ref, _worn_colours(pal[0], ref, B, noise)])
         despill.unblur(C, B, unblurred, ref, noise, 2 + n_frame)
     return C, prior, local
+
+
+# A colour of the frame this many levels from every portrait colour (shaded or lit), with
+# at most this share of the backdrop's key excess, that is no blurred mix of another, is
+# one the character wears in this frame only (see _worn_colours).
+WORN_DISTANCE = 20.0
+WORN_KEY_SHARE = 0.25
+
+
+def _worn_colours(frame: np.ndarray, ref: np.ndarray, B: np.ndarray,
+                  noise: float) -> np.ndarray:
+    """(k, 3) the colours of the frame's palette (K, 3) that the portrait (ref) lacks: a
+    hit-flash's tint, a lit effect. A part blurred wider than the wrap is un-mixed against
+    them as against the portrait's own (its nearby "interior" is itself a mix). Left out:
+    colours near a portrait colour, colours with much of the backdrop's hue (the key
+    channel's excess over the other two, against that of the backdrop B (M, 3) the zone
+    sees, by its median), and blurred mixes of another colour of the frame or the portrait
+    with the backdrop (the blur's own plateau, which k-means keeps as a centre). Measured
+    on an independent trial's hit-flashes: a red flash on a blue-shirted hurt on blue,
+    edge +13.0 -> +9.0; a white swordswoman's, IoU 0.914 -> 0.927, +14.7 -> +12.9; no
+    fixture or trial clip moved. Without the hue test a thin-limbed run took a blur's
+    green plateau for a colour (IoU 0.961 -> 0.954)."""
+    back = np.median(B, axis=0).astype(np.float32)[None]
+    c = int(np.argmax(back))
+    far = despill.shade_distance(frame, ref) > WORN_DISTANCE
+    hue = despill.key_excess(frame, c) <= WORN_KEY_SHARE * despill.key_excess(back, c)
+    worn = [k for k in np.flatnonzero(far & hue)
+            if not despill.blurred_mix(frame[k:k + 1], back,
+                                       np.concatenate([ref, np.delete(frame, k, 0)]),
+                                       noise, despill.UNBLUR_SHARE)[0][0]]
+    return frame[worn]
 
 
 class _Solved(NamedTuple):

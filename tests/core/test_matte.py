@@ -273,6 +273,30 @@ def test_a_part_blurred_all_through_is_translucent_with_the_portrait(moved):
         assert kept[..., 3][deep].min() == 255
 
 
+def test_a_wide_blur_of_a_colour_the_portrait_lacks_is_unmixed_against_it():
+    """A hit-flash tints the character a colour its portrait lacks; a part in that tint,
+    blurred wider than the wrap (a 40 px band, 50 % tint and backdrop), where the
+    silhouette moved: near the band's outer edge its nearby "interior" is the blur's own
+    mix, and the frame's palette holds the tint (matte._worn_colours). The outer pixels
+    come out translucent in the tint, not opaque in the mix."""
+    green = np.array([40, 200, 70], np.float32)
+    tint = np.array([230, 90, 70], np.float32)
+    frame = np.tile(green, (448, 448, 1))
+    frame[100:340, 150:250] = tint
+    frame[100:340, 250:290] = 0.5 * tint + 0.5 * green
+    frame = frame.astype(np.uint8)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    moving = np.zeros((448, 448), bool)
+    moving[90:350, 240:300] = True
+    skin = despill.Reference(np.array([[240, 190, 160], [60, 60, 90]], np.float32))
+    out = matte.refine(frame, key, reference=skin, moving=moving)
+    outer = np.zeros((448, 448), bool)
+    outer[130:310, 282:286] = True  # within the wrap (8 px) of the band's edge, off the 4 px rim
+    alpha = out[..., 3][outer].astype(np.float32) / 255
+    assert abs(float(np.median(alpha)) - 0.5) < 0.15, np.median(alpha)
+    assert np.abs(out[..., :3][outer].astype(np.float32) - tint).max(1).mean() < 25
+
+
 def test_the_boundary_of_a_part_and_a_green_one_is_not_a_blur():
     """A skin-coloured bar beside a shirt of nearly the backdrop's green, their boundary
     blurred 20 px (a 50 % mix of skin and shirt, which lies on the line from skin to the
