@@ -209,17 +209,25 @@ def test_a_smeared_edge_keeps_its_own_colour_next_to_a_green_part():
 
 
 RED = np.array([200, 40, 50], np.float32)
+GREEN = np.array([40, 200, 70], np.float32)
+
+
+def _painted(blocks: list[tuple[tuple[slice, slice], np.ndarray]]
+             ) -> tuple[np.ndarray, backdrop.KeyModel]:
+    """A 448 px frame (H3's size) of the green backdrop with each (region, colour) painted
+    in turn, and the key learned from it."""
+    frame = np.tile(GREEN, (448, 448, 1))
+    for region, colour in blocks:
+        frame[region] = colour
+    frame = frame.astype(np.uint8)
+    return frame, backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
 
 
 def _bar_with_blur(width: int) -> tuple[np.ndarray, backdrop.KeyModel]:
     """A red bar on green, 448 px like H3's clips, whose right `width` px are a 50 % mix
     of red and green (the bar's edge blurred by motion), and the key learned from it."""
-    green = np.array([40, 200, 70], np.float32)
-    frame = np.tile(green, (448, 448, 1))
-    frame[100:340, 150:250] = RED
-    frame[100:340, 250:250 + width] = 0.5 * RED + 0.5 * green
-    frame = frame.astype(np.uint8)
-    return frame, backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    return _painted([((slice(100, 340), slice(150, 250)), RED),
+                     ((slice(100, 340), slice(250, 250 + width)), 0.5 * RED + 0.5 * GREEN)])
 
 
 def _blurred_bar() -> tuple[np.ndarray, backdrop.KeyModel, np.ndarray, np.ndarray]:
@@ -279,13 +287,9 @@ def test_a_wide_blur_of_a_colour_the_portrait_lacks_is_unmixed_against_it():
     silhouette moved: near the band's outer edge its nearby "interior" is the blur's own
     mix, and the frame's palette holds the tint (matte._worn_colours). The outer pixels
     come out translucent in the tint, not opaque in the mix."""
-    green = np.array([40, 200, 70], np.float32)
     tint = np.array([230, 90, 70], np.float32)
-    frame = np.tile(green, (448, 448, 1))
-    frame[100:340, 150:250] = tint
-    frame[100:340, 250:290] = 0.5 * tint + 0.5 * green
-    frame = frame.astype(np.uint8)
-    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    frame, key = _painted([((slice(100, 340), slice(150, 250)), tint),
+                           ((slice(100, 340), slice(250, 290)), 0.5 * tint + 0.5 * GREEN)])
     moving = np.zeros((448, 448), bool)
     moving[90:350, 240:300] = True
     skin = despill.Reference(np.array([[240, 190, 160], [60, 60, 90]], np.float32))
@@ -303,14 +307,10 @@ def test_the_boundary_of_a_part_and_a_green_one_is_not_a_blur():
     backdrop too): with both in the portrait and nothing moving, the boundary stays opaque
     (despill.between_parts). The same band is taken as a blur when the portrait holds
     skin alone."""
-    green = np.array([40, 200, 70], np.float32)
     skin, shirt = np.array([210, 160, 125], np.float32), np.array([60, 185, 75], np.float32)
-    frame = np.tile(green, (448, 448, 1))
-    frame[80:360, 120:200] = shirt
-    frame[80:360, 220:320] = skin
-    frame[80:360, 200:220] = 0.5 * skin + 0.5 * shirt
-    frame = frame.astype(np.uint8)
-    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    rows = slice(80, 360)
+    frame, key = _painted([((rows, slice(120, 200)), shirt), ((rows, slice(220, 320)), skin),
+                           ((rows, slice(200, 220)), 0.5 * skin + 0.5 * shirt)])
     band = np.zeros((448, 448), bool)
     band[120:320, 204:216] = True
     both = matte.refine(frame, key, reference=despill.Reference(np.stack([skin, shirt])))
