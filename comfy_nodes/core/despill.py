@@ -346,8 +346,9 @@ def unblur(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray
     """In a part blurred all through (a fast arm, a sword's trail), the colours taken from
     the frame (the "interior" nearby, the frame's palette: C[:, :columns]) are themselves
     mixes with the backdrop. Where, for the given rows, one is such a mix (`blurred_mix`)
-    at a share below UNBLUR_SHARE (UNBLUR_PALETTE_SHARE for the palette), the portrait's
-    colour replaces it (in place)."""
+    at a share below UNBLUR_SHARE (UNBLUR_PALETTE_SHARE for the palette), or a portrait
+    colour moved a little toward the backdrop (at any share up to NEAR_MIX_SHARE), the
+    portrait's colour replaces it (in place)."""
     idx = np.nonzero(rows)[0]
     block = C[idx, :columns]  # (m, columns, 3), a copy: every column in one un-mixing
     c = block.reshape(-1, 3)
@@ -359,6 +360,9 @@ def unblur(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray
     C[idx, :columns] = block
 
 
+MIX_BLOCK = 16384  # distinct pairs un-mixed at once by blurred_mix
+
+
 def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
                 share: np.ndarray | float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Which colours c (M, 3) are a portrait colour blurred with the backdrop b (M, 3): on
@@ -366,19 +370,28 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
     `share` of it, and not within UNBLUR_KEEP levels of any of the portrait's own colours
     (a colour near one is that colour, lit a little differently; a boundary colour of
     the palette, between two others, is no part's own: a sword's faint trail sat near
-    the shirt-legs boundary colour and stayed opaque). Returns (mixed (M,)
-    bool, the portrait colour (M, 3), its share (M,)). Judged at whole levels, once per
-    distinct pair: the frame's palette colours recur on every row, and the backdrop varies
-    slowly (measured: a sixth of the pairs are distinct, and un-blurring took half the
-    matte's time without this)."""
+    the shirt-legs boundary colour and stayed opaque). The one exception to both limits:
+    a colour within UNBLUR_KEEP of a portrait colour that is that colour moved a little
+    toward the backdrop (_toward_backdrop) is mixed at its share, whatever `share` says
+    (up to NEAR_MIX_SHARE). Returns (mixed (M,) bool, the portrait colour (M, 3), its
+    share (M,)). Judged at whole levels, once per distinct pair: the frame's palette
+    colours recur on every row, and the backdrop varies slowly (measured: a sixth of the
+    pairs are distinct, and un-blurring took half the matte's time without this); the
+    distinct pairs are un-mixed in blocks, so memory stays bounded on a large frame."""
     cb = np.clip(np.rint(np.concatenate([c, b], 1)), 0, 255).astype(np.int64)
     code = np.zeros(len(cb), np.int64)
     for j in range(6):
         code = (code << 8) | cb[:, j]
     _, first, back = np.unique(code, return_index=True, return_inverse=True)
     cu, bu = cb[first, :3].astype(np.float32), cb[first, 3:].astype(np.float32)
-    t, f = unmix(cu, bu, np.broadcast_to(reference, (len(cu), *reference.shape)),
-                 np.full(len(cu), MAX_BLUR, np.float32), 2.0 * noise + 4.0)
+    t = np.empty(len(cu), np.float32)
+    f = np.empty((len(cu), 3), np.float32)
+    for s in range(0, len(cu), MIX_BLOCK):
+        part = slice(s, s + MIX_BLOCK)
+        n = len(cu[part])
+        t[part], f[part] = unmix(cu[part], bu[part],
+                                 np.broadcast_to(reference, (n, *reference.shape)),
+                                 np.full(n, MAX_BLUR, np.float32), 2.0 * noise + 4.0)
     core = reference[~_between_others(reference)]
     if not len(core):  # (a safety net: two parts always leave their own colours)
         core = reference

@@ -130,7 +130,8 @@ class _Edge:
     depth: np.ndarray  # (M,) distance inside the silhouette (1 on its outer ring)
     rim: np.ndarray  # (M,) bool: the outer r px, which may be partly transparent
     smeared: np.ndarray  # (M,) bool: near enough the edge for 4:2:0 colour to be mixed
-    translucent: np.ndarray  # (M,) bool: where a part may be blurred (moved, filled gaps)
+    translucent: np.ndarray  # (M,) bool: where a part may be blurred (moved, filled gaps,
+    # a portrait colour blurred beyond the wrap: _blurred_parts)
     cap: np.ndarray  # (M,) the most backdrop the wrap may have put in an opaque pixel
     moved: np.ndarray  # (M,) bool: where the silhouette moved between frames
 
@@ -154,7 +155,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     r = _soft_edge(sil.distance, depth, sil.r, wrap)  # sil.r, or wider on soft art
     edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving)
     deep, src = _unspilled(p, plate, depth, wrap, r, ref, key)
-    C, prior, local = _candidates(src, deep, edge, wrap, ref, ink, key.noise)
+    C, prior, local = _candidates(src, deep, edge, wrap, ref, ink, key.noise, key.channel)
     solved = _solve(edge, C, prior, key, ref)
     if ink is not None:
         solved = _ink_mix(edge, solved, ink)
@@ -267,8 +268,9 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
     deeper = np.zeros_like(zone)
     if ref is not None:
         # Deeper: a part blurred all through (a fast arm), whose colour is a portrait
-        # colour mixed with the backdrop. Where the silhouette moved, any such mix; where
-        # it did not (a blur wider than the frame's motion), not a boundary of two parts.
+        # colour mixed with the backdrop: where the silhouette moved, at under
+        # UNBLUR_SHARE of it; where it did not (a blur wider than the frame's motion),
+        # by _blurred_parts' tests (no shade of a portrait colour, no boundary of two).
         deeper = (outer > 0) & ~zone
         if deeper.any():
             at = np.flatnonzero(deeper)
@@ -333,17 +335,30 @@ BLUR_MARGIN = 0.1
 def _blurred_parts(P: np.ndarray, B: np.ndarray, cap: np.ndarray, ref: np.ndarray,
                    noise: float) -> np.ndarray:
     """(M,) bool: pixels P (M, 3) over backdrop B (M, 3) that are a portrait colour
-    blurred with the backdrop, beyond the wrap's cap (M,) by BLUR_MARGIN, and no boundary of
-    two portrait colours: a part blurred by motion wider than the frame moved it, where
-    the silhouette did not move. Measured (edge excess, with the near-mix colours of
-    despill.NEAR_MIX_SHARE): an independent trial's 16 fps sprint whose red cape is
-    blurred 70 px +7.7 -> +6.0; a pale runner on blue +12.4 -> +8.3, an ink barbarian on
-    blue +9.0 -> +7.4; our ghosted walk +11.3 -> +4.9. Without the two-parts test a
-    shaded green shirt's boundary with a skin arm went (holes 1.6 -> 2.1 %)."""
+    blurred with the backdrop, beyond the wrap's cap (M,) by BLUR_MARGIN; not a portrait
+    colour shaded or lit (the mix line must explain the pixel NEAR_MIX_CLEARER levels
+    better than any shade: a lit part is no blur of another colour); and no boundary of
+    two portrait colours. A part blurred by motion wider than the frame moved it, where the
+    silhouette did not move. Only pixels off every shade by NEAR_MIX_CLEARER are un-mixed
+    (most of a silhouette is its portrait's colours, shaded: un-mixing each pixel against
+    every portrait colour cost 0.15 s and 73 MiB per 100 000 pixels).
+    Measured (edge excess, with the near-mix colours of despill.NEAR_MIX_SHARE): an
+    independent trial's 16 fps sprint whose red cape is blurred 70 px +7.7 -> +6.0; a pale
+    runner on blue +12.4 -> +8.3, an ink barbarian on blue +9.0 -> +7.4; our ghosted walk
+    +11.3 -> +4.9. Without the two-parts test a shaded green shirt's boundary with a skin
+    arm went (holes 1.6 -> 2.1 %)."""
+    out = np.zeros(len(P), bool)
+    shade = despill.shade_distance(P, ref)
+    ask = np.flatnonzero(shade > despill.NEAR_MIX_CLEARER)
+    if not len(ask):
+        return out
+    P, B, shade = P[ask], B[ask], shade[ask]
     mixed, F, share = despill.blurred_mix(P, B, ref, noise, 1.0)
-    out = mixed & (share < 1.0 - cap - BLUR_MARGIN)
-    if out.any():
-        out[out] = ~despill.between_parts(P[out], B[out], F[out], ref)
+    found = (mixed & (share < 1.0 - cap[ask] - BLUR_MARGIN)
+             & (shade > despill.line_residual(P, B, F) + despill.NEAR_MIX_CLEARER))
+    if found.any():
+        found[found] = ~despill.between_parts(P[found], B[found], F[found], ref)
+    out[ask] = found
     return out
 
 
@@ -370,7 +385,8 @@ def _unspilled(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, wrap: int, r
 
 
 def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
-                ref: np.ndarray | None, ink: np.ndarray | None, noise: float) -> tuple[
+                ref: np.ndarray | None, ink: np.ndarray | None, noise: float,
+                key_channel: int) -> tuple[
                     np.ndarray, np.ndarray, np.ndarray]:
     """Candidate colours of the character for every zone pixel, (M, K, 3): the nearby
     unreachable interior (deep, (H, W) uint8) at two reaches (a part's own colour, then its
@@ -405,7 +421,7 @@ def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
     unblurred = edge.translucent | edge.rim
     if ref is not None and unblurred.any():
         if n_frame:  # ... or of a colour the frame wears and the portrait lacks
-            ref = np.concatenate([ref, _worn_colours(pal[0], ref, B, noise)])
+            ref = np.concatenate([ref, _worn_colours(pal[0], ref, B, noise, key_channel)])
         despill.unblur(C, B, unblurred, ref, noise, 2 + n_frame)
     return C, prior, local
 
@@ -417,27 +433,35 @@ WORN_DISTANCE = 20.0
 WORN_KEY_SHARE = 0.25
 
 
-def _worn_colours(frame: np.ndarray, ref: np.ndarray, B: np.ndarray,
-                  noise: float) -> np.ndarray:
+def _worn_colours(frame: np.ndarray, ref: np.ndarray, B: np.ndarray, noise: float,
+                  key_channel: int) -> np.ndarray:
     """(k, 3) the colours of the frame's palette (K, 3) that the portrait (ref) lacks: a
     hit-flash's tint, a lit effect. A part blurred wider than the wrap is un-mixed against
     them as against the portrait's own (its nearby "interior" is itself a mix). Left out:
     colours near a portrait colour, colours with much of the backdrop's hue (the key
     channel's excess over the other two, against that of the backdrop B (M, 3) the zone
-    sees, by its median), and blurred mixes of another colour of the frame or the portrait
-    with the backdrop (the blur's own plateau, which k-means keeps as a centre). Measured
-    on an independent trial's hit-flashes: a red flash on a blue-shirted hurt on blue,
-    edge +13.0 -> +9.0; a white swordswoman's, IoU 0.914 -> 0.927, +14.7 -> +12.9; no
-    fixture or trial clip moved. Without the hue test a thin-limbed run took a blur's
-    green plateau for a colour (IoU 0.961 -> 0.954)."""
+    sees, by its median), and any colour on the line from that backdrop to another colour
+    of the frame or the portrait (a blur's ramp, whose k-means centres lie 20-25 levels
+    apart along it: judged by the line alone, as blurred_mix's "own colour" test would let
+    each centre shield its neighbour). Measured on an independent trial's hit-flashes: a
+    red flash on a blue-shirted hurt on blue, edge +13.0 -> +9.0; a white swordswoman's,
+    IoU 0.914 -> 0.927, +14.7 -> +12.9. Without the hue test a thin-limbed run took a
+    blur's green plateau for a colour (IoU 0.961 -> 0.954)."""
     back = np.median(B, axis=0).astype(np.float32)[None]
-    c = int(np.argmax(back))
     far = despill.shade_distance(frame, ref) > WORN_DISTANCE
-    hue = despill.key_excess(frame, c) <= WORN_KEY_SHARE * despill.key_excess(back, c)
-    worn = [k for k in np.flatnonzero(far & hue)
-            if not despill.blurred_mix(frame[k:k + 1], back,
-                                       np.concatenate([ref, np.delete(frame, k, 0)]),
-                                       noise, despill.UNBLUR_SHARE)[0][0]]
+    hue = (despill.key_excess(frame, key_channel)
+           <= WORN_KEY_SHARE * despill.key_excess(back, key_channel))
+    colours = np.concatenate([ref, frame])
+    worn = []
+    for k in np.flatnonzero(far & hue):
+        others = np.delete(colours, len(ref) + k, 0)
+        c = np.repeat(frame[k:k + 1], len(others), 0)
+        b = np.repeat(back, len(others), 0)
+        t = despill.line_share(c, b, others)
+        on_line = ((despill.line_residual(c, b, others) < despill.UNBLUR_RESIDUAL)
+                   & (t > 0) & (t < despill.NEAR_MIX_SHARE))
+        if not on_line.any():
+            worn.append(k)
     return frame[worn]
 
 
