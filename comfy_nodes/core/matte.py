@@ -444,7 +444,7 @@ def _worn_colours(frame: np.ndarray, ref: np.ndarray, B: np.ndarray, noise: floa
     of the frame or the portrait (a blur's ramp, whose k-means centres lie 20-25 levels
     apart along it: judged by the line alone, as blurred_mix's "own colour" test would let
     each centre shield its neighbour). Measured on an independent trial's hit-flashes: a
-    red flash on a blue-shirted hurt on blue, edge +13.0 -> +9.0; a white swordswoman's,
+    red flash on a blue-shirted hurt on blue, edge +13.0 -> +8.4; a white swordswoman's,
     IoU 0.914 -> 0.927, +14.7 -> +12.9. Without the hue test a thin-limbed run took a
     blur's green plateau for a colour (IoU 0.961 -> 0.954)."""
     back = np.median(B, axis=0).astype(np.float32)[None]
