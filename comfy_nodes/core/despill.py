@@ -426,10 +426,8 @@ def _toward_backdrop(c: np.ndarray, b: np.ndarray, f: np.ndarray, noise: float) 
     b (M, 3), not f shaded or lit (see NEAR_MIX_SHARE)."""
     t = line_share(c, b, f)
     off = line_residual(c, b, f)
-    s = np.clip(dot(c, f) / np.maximum(norm2(f), 1e-6), 0.5, 1.3)
-    shade_off = np.sqrt(norm2(c - s[:, None] * f))
     return ((norm2(f - b) >= NEAR_MIX_FAR ** 2) & (t > 0.5) & (t < NEAR_MIX_SHARE)
-            & (off <= NEAR_MIX_RESIDUAL + noise) & (shade_off > off + NEAR_MIX_CLEARER))
+            & (off <= NEAR_MIX_RESIDUAL + noise) & (shade_off(c, f) > off + NEAR_MIX_CLEARER))
 
 
 # A colour within this many levels of the line between two portrait colours (beyond its
@@ -522,10 +520,15 @@ def shade_distance(P: np.ndarray, colours: np.ndarray) -> np.ndarray:
     brightness of 0.5-1.3 (the same colour shaded or lit)."""
     best = np.full(len(P), np.inf, np.float32)
     for f in np.asarray(colours, np.float32):
-        s = np.clip((P @ f) / max(float(f @ f), 1e-6), 0.5, 1.3)
-        d = P - s[:, None] * f[None]
-        best = np.minimum(best, np.sqrt(norm2(d)))
+        best = np.minimum(best, shade_off(P, f[None]))
     return best
+
+
+def shade_off(P: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """(M,) distance of each P (M, 3) from its colour F ((M, 3) or (1, 3)) scaled by a
+    brightness of 0.5-1.3."""
+    s = np.clip(dot(P, F) / np.maximum(norm2(F), 1e-6), 0.5, 1.3)
+    return np.sqrt(norm2(P - s[:, None] * F))
 
 
 def least_alpha(P: np.ndarray, B: np.ndarray) -> np.ndarray:

@@ -420,9 +420,10 @@ def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
     # +8.4.
     unblurred = edge.translucent | edge.rim
     if ref is not None and unblurred.any():
-        if n_frame:  # ... or of a colour the frame wears and the portrait lacks
-            ref = np.concatenate([ref, _worn_colours(pal[0], ref, B, noise, key_channel)])
-        despill.unblur(C, B, unblurred, ref, noise, 2 + n_frame)
+        known = ref  # ... or of a colour the frame wears and the portrait lacks
+        if n_frame:
+            known = np.concatenate([ref, _worn_colours(pal[0], ref, B, noise, key_channel)])
+        despill.unblur(C, B, unblurred, known, noise, 2 + n_frame)
     return C, prior, local
 
 
@@ -453,13 +454,11 @@ def _worn_colours(frame: np.ndarray, ref: np.ndarray, B: np.ndarray, noise: floa
            <= WORN_KEY_SHARE * despill.key_excess(back, key_channel))
     colours = np.concatenate([ref, frame])
     worn = []
-    for k in np.flatnonzero(far & hue):
+    for k in np.flatnonzero(far & hue):  # a palette is a few colours: a loop over them
         others = np.delete(colours, len(ref) + k, 0)
-        c = np.repeat(frame[k:k + 1], len(others), 0)
-        b = np.repeat(back, len(others), 0)
-        t = despill.line_share(c, b, others)
-        on_line = ((despill.line_residual(c, b, others) < despill.UNBLUR_RESIDUAL)
-                   & (t > 0) & (t < despill.NEAR_MIX_SHARE))
+        t = despill.line_share(frame[k:k + 1], back, others)
+        on_line = ((despill.line_residual(frame[k:k + 1], back, others)
+                    < despill.UNBLUR_RESIDUAL) & (t > 0) & (t < despill.NEAR_MIX_SHARE))
         if not on_line.any():
             worn.append(k)
     return frame[worn]
