@@ -6,10 +6,11 @@ with its portrait, its cells against its truth, as `benchmarks.quality` judges f
 A case folder holds `clip.mp4`, `portrait.png` (the unspilled RGBA rest pose),
 `truth.npz` (`rgba`: the character's true straight RGBA for every video frame, uint8
 (N, H, W, 4)) and `case.json` (`action`: idle, walk, run, attack, skill or hurt). The
-generators of trials 12 and 13, written by engineers who read neither the fixtures nor
+generators of trials 12-14, written by engineers who read neither the fixtures nor
 docs/quality.md, are in trials/ (see its README); their numbers are in docs/quality.md.
 Prints per case IoU, holes, edge excess vs the truth, interior error, flags and the
-verdict on the thresholds of tests/scores.py; exits 1 when any case fails them.
+verdict on the thresholds of tests/scores.py; exits 1 when any case fails them, 2 (one
+line, before any case runs where it can) on a folder that is no readable case.
 """
 
 from __future__ import annotations
@@ -21,9 +22,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
 
+from comfy_nodes.core.greenscreen import PortraitError, load_portrait
+from comfy_nodes.core.recipes import DEFAULT_RECIPES
+from comfy_nodes.core.video import ClipError
 from tests import scores
+
+FILES = ("clip.mp4", "portrait.png", "truth.npz", "case.json")
+
+
+class CaseError(ValueError):
+    """A case folder that cannot be scored; the message names the file and the fix."""
 
 
 @dataclass(frozen=True)
@@ -37,10 +46,30 @@ class Case:
 
     @classmethod
     def read(cls, folder: Path) -> Case:
-        action = json.loads((folder / "case.json").read_text())["action"]
-        portrait = np.asarray(Image.open(folder / "portrait.png").convert("RGBA"))
-        with np.load(folder / "truth.npz") as truth:
-            frames = truth["rgba"]
+        missing = [f for f in FILES if not (folder / f).is_file()]
+        if missing:
+            raise CaseError(f"{folder} is not a case folder: it lacks {', '.join(missing)}")
+        try:
+            action = json.loads((folder / "case.json").read_text()).get("action")
+        except (ValueError, AttributeError, OSError) as e:
+            raise CaseError(f"{folder / 'case.json'} is not a JSON object ({e})") from None
+        if action not in DEFAULT_RECIPES:
+            raise CaseError(f"{folder / 'case.json'}: \"action\" is {action!r}; give one of "
+                            f"{', '.join(DEFAULT_RECIPES)}")
+        try:
+            portrait = load_portrait(folder / "portrait.png")
+        except PortraitError as e:
+            raise CaseError(str(e)) from None
+        try:
+            with np.load(folder / "truth.npz") as truth:
+                frames = truth["rgba"]
+        except (OSError, ValueError, KeyError) as e:
+            raise CaseError(f"{folder / 'truth.npz'} holds no readable \"rgba\" array "
+                            f"({e})") from None
+        if frames.dtype != np.uint8 or frames.ndim != 4 or frames.shape[-1] != 4 \
+                or not len(frames):
+            raise CaseError(f"{folder / 'truth.npz'}: \"rgba\" is {frames.dtype} "
+                            f"{frames.shape}; it must be uint8 (N, H, W, 4), N >= 1")
         return cls(folder / "clip.mp4", action, portrait, frames)
 
     def truth(self, t: int) -> np.ndarray:
@@ -54,17 +83,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.trials")
     ap.add_argument("cases", nargs="+", type=Path, help="case folders")
     args = ap.parse_args(argv)
-    missing = [str(c) for c in args.cases
-               if not all((c / f).is_file() for f in
-                          ("clip.mp4", "portrait.png", "truth.npz", "case.json"))]
-    if missing:
-        print(f"not a case folder (clip.mp4, portrait.png, truth.npz, case.json): "
-              f"{', '.join(missing)}", file=sys.stderr)
+    try:
+        cases = [Case.read(folder) for folder in args.cases]  # every folder, before any run
+    except CaseError as e:
+        print(e, file=sys.stderr)
         return 2
     print(f"{'case':<44} {'IoU':>5} {'holes':>6} {'edge±':>6} {'inside':>6}  flags  verdict")
     failed = 0
-    for folder in args.cases:
-        r = scores.evaluate(folder.name, Case.read(folder))
+    for folder, case in zip(args.cases, cases, strict=True):
+        try:
+            r = scores.evaluate(folder.name, case)
+        except ClipError as e:
+            print(e, file=sys.stderr)
+            return 2
         failed += not r.ok()
         print(f"{folder.name:<44} {r.mean('iou'):5.3f} {r.mean('holes') * 100:5.1f}% "
               f"{r.mean('edge_excess'):+6.1f} {r.mean('interior_error'):6.1f}  "
