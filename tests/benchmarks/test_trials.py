@@ -89,3 +89,13 @@ def test_a_portrait_without_alpha_is_refused(walk_case, tmp_path, capsys):
     assert trials.main([str(folder)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "no alpha channel" in err
+
+
+def test_a_clip_that_does_not_decode_is_refused_in_one_line(walk_case, tmp_path, capsys):
+    """A truncated clip.mp4 (its first 2 kB): the decoder's ClipError, one line, exit 2."""
+    folder = tmp_path / "walk"
+    shutil.copytree(walk_case[0], folder)
+    (folder / "clip.mp4").write_bytes((walk_case[0] / "clip.mp4").read_bytes()[:2048])
+    assert trials.main([str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "clip.mp4" in err, err
