@@ -254,6 +254,19 @@ def test_a_blurred_part_is_translucent_where_the_silhouette_moved():
     assert still[..., 3][band].min() == 255
 
 
+def test_with_the_portrait_a_narrow_blur_is_translucent_where_nothing_moved():
+    """Within the wrap's reach, a portrait colour mixed 50/50 with the backdrop carries more
+    backdrop than the wrap can put there (matte._blurred_parts in the zone): with the
+    portrait it is translucent in the portrait's red even where nothing moved. A red
+    part's own colour at the same place stays opaque (the bar itself)."""
+    frame, key, band, _ = _blurred_bar()
+    out = matte.refine(frame, key, reference=despill.Reference(RED[None]))
+    alpha = out[..., 3][band].astype(np.float32) / 255
+    assert abs(float(np.median(alpha)) - 0.5) < 0.1, np.median(alpha)
+    assert np.abs(out[..., :3][band].astype(np.float32) - RED).max(1).mean() < 20
+    assert out[130:310, 160:240, 3].min() == 255
+
+
 @pytest.mark.parametrize("moved", [True, False])
 def test_a_part_blurred_all_through_is_translucent_with_the_portrait(moved):
     """A fast part blurred wider than the light wrap's reach (a 40 px band, a 50 % mix of
