@@ -182,6 +182,20 @@ def test_a_portrait_colour_a_little_toward_the_backdrop_is_a_mix(f, b, d):
 
 
 @settings(max_examples=200, deadline=None)
+@given(b=_backdrop, off=st.tuples(*[st.integers(-45, 45)] * 3), d=st.floats(4.0, 20.0))
+def test_a_near_key_colour_toward_the_backdrop_is_its_own(b, off, d):
+    """A portrait colour nearer the backdrop than NEAR_MIX_FAR (a shirt of nearly the
+    screen's green) moved a few levels further toward it is still that colour: so near the
+    backdrop, shading and noise read as a large share of it."""
+    f = np.clip(b + np.array(off, np.float32), 0, 255)
+    dist = float(np.linalg.norm(b - f))
+    assume(d + 1 < dist < despill.NEAR_MIX_FAR)
+    c = np.round(f + d / dist * (b - f))[None].astype(np.float32)
+    mixed, _, _ = despill.blurred_mix(c, b[None], f[None], 2.0, despill.UNBLUR_SHARE)
+    assert not mixed[0]
+
+
+@settings(max_examples=200, deadline=None)
 @given(f=_colour, b=_backdrop, k=st.floats(0.85, 1.15))
 def test_a_portrait_colour_shaded_or_lit_is_its_own(f, b, k):
     """The same colour shaded or lit (scaled) within UNBLUR_KEEP is the part's own colour,
