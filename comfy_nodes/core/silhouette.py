@@ -23,7 +23,11 @@ from .despill import LUMA, LUMA_SEPARATION
 
 # Under the key's threshold a pixel is still character when it is more than this many
 # noise sigmas (+4 levels) off the backdrop and REFERENCE_RATIO times nearer a portrait
-# colour than the backdrop.
+# colour, shaded or lit (despill.shade_distance), than the backdrop. Measured: royal-blue
+# trousers on a blue screen, lit 10-15 % above the portrait's blue, lay nearer the
+# backdrop than that blue in RGB; by the shade line an independent trial's blue-screen
+# run went IoU 0.884 -> 0.893 (holes 2.8 -> 1.9 %), a spearman blue on blue 0.918 ->
+# 0.921, our green shirt under 6 px wrap 0.959 -> 0.961; nothing else moved.
 REFERENCE_FLOOR = 2.5
 REFERENCE_RATIO = 3.0
 # A filled hole whose colour is less than this share of the way from the backdrop to the
@@ -93,15 +97,15 @@ def moving_at(masks: np.ndarray, t: int, size: tuple[int, int]) -> np.ndarray:
 def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
                     key: KeyModel) -> np.ndarray:
     """(H, W) uint8 1 where a pixel under the key's threshold is still character: clearly
-    off the backdrop's noise, and much nearer one of the portrait's colours than the
-    backdrop. A shirt of the backdrop's own green, a little lighter, sits under the
+    off the backdrop's noise, and much nearer one of the portrait's colours (shaded or lit)
+    than the backdrop. A shirt of the backdrop's own green, a little lighter, sits under the
     threshold at high CRF (measured: 16 levels off the plate against a threshold of 17.5
     at CRF 24, 4 % of the body lost as holes); its portrait colour is 3 levels away."""
     maybe = (d > _noise_floor(key)) & (d <= key.threshold)
     out = np.zeros(d.shape, np.uint8)
     if not maybe.any():
         return out
-    out[maybe] = despill.nearest(p[maybe], reference) * REFERENCE_RATIO < d[maybe]
+    out[maybe] = despill.shade_distance(p[maybe], reference) * REFERENCE_RATIO < d[maybe]
     return out
 
 

@@ -485,6 +485,28 @@ def test_a_shirt_of_the_backdrops_green_is_kept_with_the_portrait():
     assert (kept[..., 3][:40] == 0).all() and (kept[..., 3][:, :40] == 0).all()
 
 
+def test_a_lit_part_of_the_backdrops_blue_is_kept_with_the_portrait():
+    """Royal-blue trousers on a blue screen, lit 13 % brighter in the frame than in the
+    portrait: under the key's threshold, and nearer the backdrop than the portrait's blue
+    in RGB, but on that blue's shade line. Kept whole with the portrait."""
+    rng = np.random.default_rng(2)
+    blue, own = np.array([30, 80, 200], np.float32), np.array([35, 53, 150], np.float32)
+    lit = 1.13 * own
+    frame = np.tile(blue, (200, 200, 1)) + rng.normal(0, 2.5, (200, 200, 3))  # CRF 24's
+    frame[60:140, 60:140] = lit + rng.normal(0, 2.5, (80, 80, 3))
+    frame = np.clip(frame, 0, 255).astype(np.uint8)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    d = backdrop.colour_distance(lit[None, None], key.plate[:1, :1])[0, 0]
+    assert d < key.threshold  # the key alone loses the trousers
+    assert despill.nearest(lit[None], own[None])[0] * silhouette.REFERENCE_RATIO > d
+    inside = np.zeros((200, 200), bool)
+    inside[66:134, 66:134] = True
+    ref = np.array([own, [219, 170, 140], [25, 23, 24]], np.float32)
+    kept = matte.refine(frame, key, reference=despill.Reference(ref))
+    assert (kept[..., 3][inside] >= 128).all(), (kept[..., 3][inside] < 128).mean()
+    assert (kept[..., 3][:40] == 0).all() and (kept[..., 3][:, :40] == 0).all()
+
+
 def _through_h264(frame: np.ndarray, tmp_path) -> np.ndarray:
     from comfy_nodes.core import video
 
