@@ -676,6 +676,29 @@ def test_no_outline_on_a_one_colour_character_or_a_cloak():
                                             (240, 240, 240))) is not None
 
 
+def test_no_outline_from_dark_strands_down_one_side():
+    """Long dark hair hanging down one side fills most of an unoutlined character's ring
+    (every strand is all ring) but goes round little of it: no outline. Drawn with an ink
+    line of the hair's colour all round, the same character has one."""
+    hair = (18, 18, 22)
+    parts = [(40, 150, 160), (35, 53, 150), (219, 170, 140), (199, 199, 199)]
+
+    def with_strands(ink: tuple | None) -> np.ndarray:
+        rgba = _portrait(parts, ink)
+        for x in range(176, 236, 6):  # strands 2 px wide from the disc's right side
+            cv2.line(rgba, (x, 70), (x + 3, 236), (*hair, 255), 2)
+        return rgba
+
+    strands = with_strands(None)
+    solid = strands[..., 3] >= 250
+    ring = solid & (cv2.dilate((~solid).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    dark = (np.abs(strands[..., :3][ring].astype(int) - hair).max(1) <= 20).mean()
+    assert dark >= despill.RING_SHARE  # the ring test alone would take the hair for ink
+    assert despill.outline_colour(strands) is None
+    found = despill.outline_colour(with_strands(hair))
+    assert found is not None and np.abs(found - hair).max() <= 4
+
+
 def test_two_mix_tells_a_colour_from_one_on_its_line():
     """Two colours on one line from the backdrop (a white glove and a white outline, or the
     glove half as bright) cannot be told apart in a mix; at a right angle they can."""
