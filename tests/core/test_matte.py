@@ -181,6 +181,20 @@ def test_a_portrait_colour_a_little_toward_the_backdrop_is_a_mix(f, b, d):
     assert abs(float(share[0]) - t) < 0.02
 
 
+def test_a_pale_parts_blurred_interior_on_blue_is_a_mix():
+    """A pale runner's limb blurred on a blue screen: its nearest "interior" (no pixel of
+    it unspilled) is its grey at 87 % of the way from the backdrop. It is read as the grey
+    blurred, so the limb's edge is un-mixed against the grey, not against the mix (which
+    left 8 levels of blue in the edge of an independent trial's runner)."""
+    reference = np.array([[220, 206, 201], [140, 144, 147], [241, 245, 248],
+                          [183, 188, 192], [224, 230, 235], [164, 168, 172]], np.float32)
+    local = np.array([[164, 173, 202]], np.float32)
+    blue = np.array([[31, 62, 205]], np.float32)
+    mixed, f, share = despill.blurred_mix(local, blue, reference, 1.5, despill.UNBLUR_SHARE)
+    assert mixed[0] and np.array_equal(f[0], reference[3]), (f, share)
+    assert 0.85 < share[0] < 0.9
+
+
 @settings(max_examples=200, deadline=None)
 @given(b=_backdrop, off=st.tuples(*[st.integers(-45, 45)] * 3), d=st.floats(4.0, 20.0))
 def test_a_near_key_colour_toward_the_backdrop_is_its_own(b, off, d):
