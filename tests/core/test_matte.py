@@ -181,6 +181,31 @@ def test_a_portrait_colour_a_little_toward_the_backdrop_is_a_mix(f, b, d):
     assert abs(float(share[0]) - t) < 0.02
 
 
+@settings(max_examples=200, deadline=None)
+@given(f=_colour, b=_backdrop, t=st.floats(0.5, 0.84), sign=st.sampled_from([-1.0, 1.0]),
+       d=st.floats(14.0, 24.0))
+def test_a_mix_near_another_colour_off_its_shades_is_a_mix(f, b, t, sign, d):
+    """A portrait colour f mixed with the backdrop (a blurred part's interior) that lies
+    d <= UNBLUR_KEEP levels from another portrait colour, off every portrait colour's
+    shade by more than KEEP_CLEARER (+2 for whole levels), both colours NEAR_MIX_FAR or
+    more from the backdrop: it is read as f blurred, not as the other colour lit a little
+    differently. The other colour lies off both the mix's line and its shade line (along
+    their cross product), so no mix of it comes within SPILL_COST levels."""
+    mix = np.round(t * f + (1 - t) * b)
+    across = np.cross(f - b, mix).astype(np.float64)
+    assume(np.linalg.norm(across) > 1e-3)
+    other = mix + sign * d * across / np.linalg.norm(across)
+    assume(((other >= 0) & (other <= 255)).all())
+    assume(min(np.linalg.norm(f - b), np.linalg.norm(other - b)) >= despill.NEAR_MIX_FAR)
+    reference = np.array([f, other], np.float32)
+    c = mix[None].astype(np.float32)
+    assume(despill.shade_distance(c, reference)[0] > despill.KEEP_CLEARER + 2)
+    assume(despill.line_residual(c, b[None], other[None].astype(np.float32))[0]
+           > despill.SPILL_COST)
+    mixed, got, share = despill.blurred_mix(c, b[None], reference, 2.0, despill.UNBLUR_SHARE)
+    assert mixed[0] and np.array_equal(got[0], f), (got, share)
+
+
 def test_a_pale_parts_blurred_interior_on_blue_is_a_mix():
     """A pale runner's limb blurred on a blue screen: its nearest "interior" (no pixel of
     it unspilled) is its grey at 87 % of the way from the backdrop. It is read as the grey
