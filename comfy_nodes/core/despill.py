@@ -441,9 +441,12 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
     near, which = closest(cu, core)
     resid = line_residual(cu, bu, f)
     near_one = near <= UNBLUR_KEEP
-    clearer = (norm2(f - bu) >= NEAR_MIX_FAR ** 2) & (
-        shade_distance(cu, reference) > mix_distance(cu, bu, reference) + KEEP_CLEARER)
-    fit = (resid < UNBLUR_RESIDUAL) & ~(near_one & ~clearer)
+    own = near_one & (resid < UNBLUR_RESIDUAL)  # (only these can be kept as their own)
+    ask = np.flatnonzero(own & (norm2(f - bu) >= NEAR_MIX_FAR ** 2))
+    shade = shade_distance(cu[ask], reference)
+    ask, shade = ask[shade > KEEP_CLEARER], shade[shade > KEEP_CLEARER]  # (a shade: its own)
+    own[ask] = shade <= mix_distance(cu[ask], bu[ask], reference) + KEEP_CLEARER
+    fit = (resid < UNBLUR_RESIDUAL) & ~own
     toward = near_one & _toward_backdrop(cu, bu, core[which], noise)
     if toward.any():
         t = np.where(toward, line_share(cu, bu, core[which]), t)
