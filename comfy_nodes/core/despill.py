@@ -410,10 +410,10 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
     the line from b to one of `reference`, within UNBLUR_RESIDUAL levels, at less than
     `share` of it, and not within UNBLUR_KEEP levels of any of the portrait's own colours
     (a colour near one is that colour, lit a little differently, unless the mix line
-    explains it KEEP_CLEARER levels better than any portrait colour's shade, for a mix of a
-    colour NEAR_MIX_FAR or more from the backdrop; a boundary colour of
-    the palette, between two others, is no part's own: a sword's faint trail sat near
-    the shirt-legs boundary colour and stayed opaque). The one exception to both limits:
+    explains it KEEP_CLEARER levels better than any portrait colour's shade, for a mix of
+    a colour NEAR_MIX_FAR or more from the backdrop; a boundary colour of the palette,
+    between two others, is no part's own: a sword's faint trail sat near the shirt-legs
+    boundary colour and stayed opaque). The one exception to both limits:
     a colour within UNBLUR_KEEP of a portrait colour that is that colour moved a little
     toward the backdrop (_toward_backdrop) is mixed at its share, whatever `share` says
     (up to NEAR_MIX_SHARE). Returns (mixed (M,) bool, the portrait colour (M, 3), its
