@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -9,6 +11,7 @@ from typing import cast
 import av
 import cv2
 import numpy as np
+from PIL import Image
 
 
 class ClipError(ValueError):
@@ -99,57 +102,110 @@ def decode(path: str | Path, keep: int | None = None) -> Clip:
     keep: how many leading frames to hold at full resolution (None: all); every frame is
     also kept reduced (longer side ~128 px) for the whole-clip analysis. Frames are taken
     by timestamp at the clip's nominal rate: a variable-frame-rate clip is resampled (a
-    frame repeated or dropped where the timing demands) and `timing` says so."""
+    frame repeated or dropped where the timing demands) and `timing` says so. An
+    animated WebP (ComfyUI's SaveAnimatedWEBP writes one; FFmpeg cannot decode its
+    frames) is read with Pillow."""
     path = Path(path)
     if not path.is_file():
         raise ClipError(f"clip {path} does not exist")
     if path.stat().st_size == 0:
         raise ClipError(f"clip {path} is empty (0 bytes)")
     try:
-        with av.open(str(path)) as container:
-            fmt = container.format.name
-            if fmt == "image2" or fmt.endswith("_pipe"):
-                raise ClipError(f"clip {path} is a still image ({fmt}), not a video: "
-                                "give the mp4 the model wrote")
-            if not container.streams.video:
-                raise ClipError(f"clip {path} has no video stream")
-            stream = container.streams.video[0]
-            stream.thread_type = "AUTO"
-            average = float(stream.average_rate or stream.guessed_rate or 24)
-            fps = nominal_rate(average)
-            h, w = stream.codec_context.height, stream.codec_context.width
+        with _opened(path) as source:
+            h, w = source.size
+            fps = nominal_rate(source.average_fps)
             factor = max(1, int(round(max(h, w) / SMALL_SIDE)))
-            expect = int(stream.frames or 0) or int(
-                float(stream.duration * stream.time_base) * fps
-                if stream.duration and stream.time_base else 0) or 64
-            full = _Store((h, w, 3), expect + 2, keep)
-            small = _Store(((h // factor) or 1, (w // factor) or 1, 3), expect + 2)
+            full = _Store((h, w, 3), source.expect + 2, keep)
+            small = _Store(((h // factor) or 1, (w // factor) or 1, 3), source.expect + 2)
             sampler = _Sampler(fps)
-            for frame in container.decode(stream):
-                if (frame.height, frame.width) != (h, w):
+            for time, rgb in source.frames:
+                if rgb.shape[:2] != (h, w):
                     raise ClipError(f"clip {path} changes size mid-stream "
-                                    f"({w}x{h} -> {frame.width}x{frame.height})")
-                slots = sampler.slots(frame.time)
+                                    f"({w}x{h} -> {rgb.shape[1]}x{rgb.shape[0]})")
+                slots = sampler.slots(time)
                 if not slots:
                     continue
-                rgb = _rgb(frame)
                 reduced = _shrink_one(rgb, factor)
                 for i in slots:
                     full.put(i, rgb)
                     small.put(i, reduced)
     except ClipError:
         raise
-    except (av.FFmpegError, OSError, ValueError) as e:
+    except (av.FFmpegError, OSError, ValueError, Image.DecompressionBombError) as e:
         raise ClipError(f"clip {path} is not a readable video: {e}") from None
     if small.n == 0:
         raise ClipError(f"clip {path} has no frames")
     timing, index = None, None
     if sampler.uneven:
         timing = {"variable_frame_rate": True, "decoded_frames": sampler.decoded,
-                  "average_fps": round(average, 3), "resampled_to_fps": fps}
+                  "average_fps": round(source.average_fps, 3), "resampled_to_fps": fps}
         index = tuple(sampler.source[:small.n])
     return Clip(full.result(), fps, str(path), small.result(), factor, small.n, timing,
                 index)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """An open clip: its average rate, frame size (h, w), a guess at its frame count (for
+    preallocation; more or fewer frames are fine) and its frames as (time in seconds or
+    None, RGB (h, w, 3) uint8), decoded one at a time."""
+
+    average_fps: float
+    size: tuple[int, int]
+    expect: int
+    frames: Iterator[tuple[float | None, np.ndarray]]
+
+
+@contextmanager
+def _opened(path: Path) -> Iterator[_Source]:
+    with av.open(str(path)) as container:
+        fmt = container.format.name
+        if fmt == "webp_pipe":
+            with Image.open(path) as image:
+                yield _animated_webp(path, image)
+            return
+        if fmt == "image2" or fmt.endswith("_pipe"):
+            raise ClipError(f"clip {path} is a still image ({fmt}), not a video: "
+                            "give the mp4 the model wrote")
+        if not container.streams.video:
+            raise ClipError(f"clip {path} has no video stream")
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        average = float(stream.average_rate or stream.guessed_rate or 24)
+        expect = int(stream.frames or 0) or int(
+            float(stream.duration * stream.time_base) * nominal_rate(average)
+            if stream.duration and stream.time_base else 0) or 64
+        size = (stream.codec_context.height, stream.codec_context.width)
+        yield _Source(average, size, expect,
+                      ((frame.time, _rgb(frame)) for frame in container.decode(stream)))
+
+
+def _animated_webp(path: Path, image: Image.Image) -> _Source:
+    """An animated WebP's frames through Pillow, timed by their durations (ms; Pillow
+    knows a frame's once it is decoded, so they are read in a first pass that keeps no
+    pixels). Equal durations are an even rate (whole milliseconds: 42 ms is 24 fps, and
+    timed by them 60 frames would drift half a frame)."""
+    count = getattr(image, "n_frames", 1)
+    if count < 2:
+        raise ClipError(f"clip {path} is a still image (webp), not a video: give the mp4 "
+                        "the model wrote")
+    durations = []
+    for i in range(count):
+        image.seek(i)
+        image.load()
+        durations.append(float(image.info.get("duration") or 0))
+    timed = all(d > 0 for d in durations)
+    average = count * 1000.0 / sum(durations) if timed else 24.0
+    uneven = timed and len(set(durations)) > 1
+
+    def frames() -> Iterator[tuple[float | None, np.ndarray]]:
+        start = 0.0
+        for i in range(count):
+            image.seek(i)
+            yield (start / 1000.0 if uneven else None), np.asarray(image.convert("RGB"))
+            start += durations[i]
+
+    return _Source(average, (image.height, image.width), count, frames())
 
 
 class _Sampler:

@@ -144,6 +144,34 @@ def test_decode_keeps_full_resolution_only_where_asked():
     assert np.abs(again.astype(int) - clip.small[:5]).max() <= 1
 
 
+def _animated_webp(path, frames, durations) -> None:
+    images = [Image.fromarray(f) for f in frames]
+    images[0].save(path, save_all=True, append_images=images[1:], duration=durations,
+                   loop=0, lossless=True)
+
+
+def test_an_animated_webp_is_a_clip(tmp_path):
+    """ComfyUI's SaveAnimatedWEBP writes animated WebP, whose frames FFmpeg cannot decode:
+    read through Pillow, every frame comes back as written (lossless), at the rate its
+    42 ms frames mean (24 fps, evenly: no drift from the rounded milliseconds), and
+    `keep` holds as for an mp4. Uneven durations are resampled and noted, as in an mp4."""
+    frames = footage.film(footage.Spec(frames=30, blur=False))
+    even = tmp_path / "even.webp"
+    _animated_webp(even, frames, 42)
+    clip = video.decode(even, keep=5)
+    assert clip.fps == 24 and clip.frame_count == 30 and clip.timing is None
+    assert np.array_equal(clip.frames, frames[:5])
+    uneven = tmp_path / "uneven.webp"
+    _animated_webp(uneven, frames, [21 if i % 2 else 63 for i in range(30)])
+    clip = video.decode(uneven)
+    assert clip.fps == 24 and clip.timing is not None
+    assert clip.timing["variable_frame_rate"] is True and clip.timing["decoded_frames"] == 30
+    still = tmp_path / "still.webp"
+    Image.fromarray(frames[0]).save(still, lossless=True)
+    with pytest.raises(video.ClipError, match="still image"):
+        video.decode(still)
+
+
 def test_too_short_a_clip_is_refused(tmp_path):
     """A 1-frame clip and a 5-frame clip for a 10-frame walk sheet: exit 1, one line naming
     the clip and the fix, nothing written."""
