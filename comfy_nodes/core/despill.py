@@ -573,19 +573,24 @@ def mix_distance(P: np.ndarray, B: np.ndarray, colours: np.ndarray) -> np.ndarra
     return best
 
 
-def shade_distance(P: np.ndarray, colours: np.ndarray) -> np.ndarray:
+SHADES = (0.5, 1.3)  # the brightness a part's colour may take, shaded or lit
+
+
+def shade_distance(P: np.ndarray, colours: np.ndarray,
+                   shades: tuple[float, float] = SHADES) -> np.ndarray:
     """(M,) distance of each P (M, 3) to the nearest of `colours` (K, 3) scaled by a
-    brightness of 0.5-1.3 (the same colour shaded or lit)."""
+    brightness within `shades` (the same colour shaded or lit)."""
     best = np.full(len(P), np.inf, np.float32)
     for f in np.asarray(colours, np.float32):
-        best = np.minimum(best, shade_off(P, f[None]))
+        best = np.minimum(best, shade_off(P, f[None], shades))
     return best
 
 
-def shade_off(P: np.ndarray, F: np.ndarray) -> np.ndarray:
+def shade_off(P: np.ndarray, F: np.ndarray,
+              shades: tuple[float, float] = SHADES) -> np.ndarray:
     """(M,) distance of each P (M, 3) from its colour F ((M, 3) or (1, 3)) scaled by a
-    brightness of 0.5-1.3."""
-    s = np.clip(dot(P, F) / np.maximum(norm2(F), 1e-6), 0.5, 1.3)
+    brightness within `shades`."""
+    s = np.clip(dot(P, F) / np.maximum(norm2(F), 1e-6), *shades)
     return np.sqrt(norm2(P - s[:, None] * F))
 
 

@@ -546,6 +546,29 @@ def test_a_lit_part_of_the_backdrops_blue_is_kept_with_the_portrait():
     assert (kept[..., 3][:40] == 0).all() and (kept[..., 3][:, :40] == 0).all()
 
 
+def test_a_tinted_patch_of_backdrop_is_no_lit_part():
+    """A patch of the backdrop dimmed to 85 % and tinted 11 levels toward a dark-green
+    portrait colour's shade line (under the key's threshold: uneven light on the screen)
+    stays backdrop: that line's nearest point is the colour lit x1.28, beyond the shades
+    a part under the threshold may take (REFERENCE_SHADES). The dark-green part itself,
+    also under the threshold, is kept."""
+    rng = np.random.default_rng(3)
+    green, own = np.array([60, 180, 70], np.float32), np.array([45, 120, 40], np.float32)
+    dim = 0.85 * green
+    toward = float(dim @ own / (own @ own)) * own - dim
+    tint = dim + 11 * toward / np.linalg.norm(toward)
+    frame = np.tile(green, (240, 240, 1)) + rng.normal(0, 2.5, (240, 240, 3))
+    frame[20:100, 20:100] = tint + rng.normal(0, 2.5, (80, 80, 3))
+    frame[140:220, 140:220] = own + rng.normal(0, 2.5, (80, 80, 3))
+    frame = np.clip(frame, 0, 255).astype(np.uint8)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    assert backdrop.colour_distance(tint[None, None], key.plate[:1, :1])[0, 0] < key.threshold
+    ref = np.array([own, [219, 170, 140], [25, 23, 24]], np.float32)
+    alpha = matte.refine(frame, key, reference=despill.Reference(ref))[..., 3]
+    assert (alpha[20:100, 20:100] == 0).all(), (alpha[20:100, 20:100] >= 128).mean()
+    assert (alpha[146:214, 146:214] >= 128).all()
+
+
 def _through_h264(frame: np.ndarray, tmp_path) -> np.ndarray:
     from comfy_nodes.core import video
 
