@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,6 +46,9 @@ class Clip:
 # Frame rates a file's average rate is snapped to when its frames are timed unevenly.
 COMMON_RATES = (8, 10, 12, 15, 16, 24, 25, 30, 48, 50, 60)
 SMALL_SIDE = 128  # the reduced copy's longer side (backdrop.model_factor's default)
+# The largest frame taken (8K UHD): memory follows the frames kept at full size, and a
+# few hundred bytes of WebP or H.264 can claim a frame of gigabytes.
+MAX_FRAME_PIXELS = 7680 * 4320
 
 
 def nominal_rate(average: float) -> float:
@@ -113,6 +117,7 @@ def decode(path: str | Path, keep: int | None = None) -> Clip:
     try:
         with _opened(path) as source:
             h, w = source.size
+            _check_size(path, h, w)
             fps = nominal_rate(source.average_fps)
             factor = max(1, int(round(max(h, w) / SMALL_SIDE)))
             full = _Store((h, w, 3), source.expect + 2, keep)
@@ -131,7 +136,8 @@ def decode(path: str | Path, keep: int | None = None) -> Clip:
                     small.put(i, reduced)
     except ClipError:
         raise
-    except (av.FFmpegError, OSError, ValueError, Image.DecompressionBombError) as e:
+    except (av.FFmpegError, OSError, ValueError, Image.DecompressionBombError,
+            Image.DecompressionBombWarning) as e:
         raise ClipError(f"clip {path} is not a readable video: {e}") from None
     if small.n == 0:
         raise ClipError(f"clip {path} has no frames")
@@ -161,7 +167,10 @@ def _opened(path: Path) -> Iterator[_Source]:
     with av.open(str(path)) as container:
         fmt = container.format.name
         if fmt == "webp_pipe":
-            with Image.open(path) as image:
+            with warnings.catch_warnings():  # a frame past Pillow's limit: an error here
+                warnings.simplefilter("error", Image.DecompressionBombWarning)
+                image = Image.open(path)
+            with image:
                 yield _animated_webp(path, image)
             return
         if fmt == "image2" or fmt.endswith("_pipe"):
@@ -180,23 +189,33 @@ def _opened(path: Path) -> Iterator[_Source]:
                       ((frame.time, _rgb(frame)) for frame in container.decode(stream)))
 
 
+def _check_size(path: Path, h: int, w: int) -> None:
+    if h * w > MAX_FRAME_PIXELS:
+        raise ClipError(f"clip {path} has {w}x{h} frames, more than 8K (7680x4320): "
+                        "give the clip the model wrote, at its own size")
+
+
 def _animated_webp(path: Path, image: Image.Image) -> _Source:
     """An animated WebP's frames through Pillow, timed by their durations (ms; Pillow
     knows a frame's once it is decoded, so they are read in a first pass that keeps no
-    pixels). Equal durations are an even rate (whole milliseconds: 42 ms is 24 fps, and
-    timed by them 60 frames would drift half a frame)."""
+    pixels). Equal durations are an even rate (whole milliseconds: SaveAnimatedWEBP
+    writes 41 ms for 24 fps, and timed by them 60 frames would drift most of a frame).
+    A frame without a duration takes the others' median; with none at all, 24 fps."""
     count = getattr(image, "n_frames", 1)
     if count < 2:
         raise ClipError(f"clip {path} is a still image (webp), not a video: give the mp4 "
                         "the model wrote")
+    _check_size(path, image.height, image.width)
     durations = []
     for i in range(count):
         image.seek(i)
         image.load()
         durations.append(float(image.info.get("duration") or 0))
-    timed = all(d > 0 for d in durations)
-    average = count * 1000.0 / sum(durations) if timed else 24.0
-    uneven = timed and len(set(durations)) > 1
+    known = [d for d in durations if d > 0]
+    typical = float(np.median(known)) if known else 1000.0 / 24
+    durations = [d if d > 0 else typical for d in durations]
+    average = count * 1000.0 / sum(durations)
+    uneven = len(set(durations)) > 1
 
     def frames() -> Iterator[tuple[float | None, np.ndarray]]:
         start = 0.0

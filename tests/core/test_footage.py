@@ -153,23 +153,52 @@ def _animated_webp(path, frames, durations) -> None:
 def test_an_animated_webp_is_a_clip(tmp_path):
     """ComfyUI's SaveAnimatedWEBP writes animated WebP, whose frames FFmpeg cannot decode:
     read through Pillow, every frame comes back as written (lossless), at the rate its
-    42 ms frames mean (24 fps, evenly: no drift from the rounded milliseconds), and
-    `keep` holds as for an mp4. Uneven durations are resampled and noted, as in an mp4."""
-    frames = footage.film(footage.Spec(frames=30, blur=False))
+    41 ms frames mean (what the node writes for 24 fps: evenly, for timed by the rounded
+    milliseconds 60 frames would drift most of a frame and one would be dropped), and
+    `keep` holds as for an mp4. Uneven durations are resampled and noted, as in an mp4;
+    a frame without a duration takes the others' (10 fps here, not a guess of 24)."""
+    frames = footage.film(footage.Spec(frames=60, size=(160, 160), blur=False))
     even = tmp_path / "even.webp"
-    _animated_webp(even, frames, 42)
+    _animated_webp(even, frames, 41)
     clip = video.decode(even, keep=5)
-    assert clip.fps == 24 and clip.frame_count == 30 and clip.timing is None
+    assert clip.fps == 24 and clip.frame_count == 60 and clip.timing is None
     assert np.array_equal(clip.frames, frames[:5])
     uneven = tmp_path / "uneven.webp"
-    _animated_webp(uneven, frames, [21 if i % 2 else 63 for i in range(30)])
+    _animated_webp(uneven, frames, [21 if i % 2 else 63 for i in range(60)])
     clip = video.decode(uneven)
     assert clip.fps == 24 and clip.timing is not None
-    assert clip.timing["variable_frame_rate"] is True and clip.timing["decoded_frames"] == 30
+    assert clip.timing["variable_frame_rate"] is True and clip.timing["decoded_frames"] == 60
+    untimed = tmp_path / "untimed.webp"
+    _animated_webp(untimed, frames, [0] + [100] * 59)
+    clip = video.decode(untimed)
+    assert clip.fps == 10 and clip.frame_count == 60 and clip.timing is None
     still = tmp_path / "still.webp"
     Image.fromarray(frames[0]).save(still, lossless=True)
     with pytest.raises(video.ClipError, match="still image"):
         video.decode(still)
+
+
+# 144 bytes of lossless animated WebP, two 8000x6000 frames: 48 M pixels each.
+_HUGE_WEBP = ("UklGRogAAABXRUJQVlA4WAoAAAACAAAAPx8AbxcAQU5JTQYAAAAAAAAAAABBTk1GKgAAAAAAAAAA"
+              "AD8fAG8XACoAAAJWUDhMEQAAAC8/39sFB1DaopSn/4GI6H8AAEFOTUYqAAAAAAAAAAAAPx8AbxcA"
+              "KgAAAFZQOEwRAAAALz/f2wUH0NqilKf/gYjofwAA")
+
+
+def test_a_clip_of_huge_frames_is_refused_before_decoding(tmp_path, monkeypatch):
+    """A few bytes can claim frames of gigabytes: a clip whose frames are larger than 8K
+    is refused in one line before any frame is decoded (decoding one fails the test)."""
+    import base64
+
+    from PIL import WebPImagePlugin
+
+    def no_decoding(self):
+        raise AssertionError("a frame was decoded")
+
+    monkeypatch.setattr(WebPImagePlugin.WebPImageFile, "load", no_decoding)
+    path = tmp_path / "huge.webp"
+    path.write_bytes(base64.b64decode(_HUGE_WEBP))
+    with pytest.raises(video.ClipError, match="8000x6000 frames, more than 8K"):
+        video.decode(path)
 
 
 def test_too_short_a_clip_is_refused(tmp_path):

@@ -206,6 +206,20 @@ def test_a_mix_near_another_colour_off_its_shades_is_a_mix(f, b, t, sign, d):
     assert mixed[0] and np.array_equal(got[0], f), (got, share)
 
 
+def test_a_colour_near_a_portrait_colour_no_mix_explains_better_is_its_own():
+    """A grey's colour 25 levels off it over a blue screen: 14.5 levels off the grey's
+    shades (more than KEEP_CLEARER), but the nearest mix line misses it by 8.3, so a shade
+    explains it within KEEP_CLEARER of any mix: it is the grey lit differently, its own,
+    not the grey blurred at 88 % (under UNBLUR_SHARE: only the keep rule says no)."""
+    grey, blue = np.array([[183, 188, 192]], np.float32), np.array([[31, 62, 205]], np.float32)
+    c = np.array([[170, 167, 191]], np.float32)
+    assert despill.nearest(c, grey)[0] <= despill.UNBLUR_KEEP
+    shade, miss = despill.shade_distance(c, grey)[0], despill.mix_distance(c, blue, grey)[0]
+    assert despill.KEEP_CLEARER < shade <= miss + despill.KEEP_CLEARER
+    mixed, _, share = despill.blurred_mix(c, blue, grey, 2.0, despill.UNBLUR_SHARE)
+    assert share[0] < despill.UNBLUR_SHARE and not mixed[0]
+
+
 def test_a_pale_parts_blurred_interior_on_blue_is_a_mix():
     """A pale runner's limb blurred on a blue screen: its nearest "interior" (no pixel of
     it unspilled) is its grey at 87 % of the way from the backdrop. It is read as the grey
