@@ -185,8 +185,23 @@ def _opened(path: Path) -> Iterator[_Source]:
             float(stream.duration * stream.time_base) * nominal_rate(average)
             if stream.duration and stream.time_base else 0) or 64
         size = (stream.codec_context.height, stream.codec_context.width)
-        yield _Source(average, size, expect,
-                      ((frame.time, _rgb(frame)) for frame in container.decode(stream)))
+
+        def frames() -> Iterator[tuple[float | None, np.ndarray]]:
+            for i, frame in enumerate(container.decode(stream)):
+                if i == 0 and len(frame.format.components) in (2, 4):  # it may carry alpha
+                    _check_opaque(path, frame.to_ndarray(format="rgba")[..., 3])
+                yield frame.time, _rgb(frame)
+
+        yield _Source(average, size, expect, frames())
+
+
+def _check_opaque(path: Path, alpha: np.ndarray) -> None:
+    """A clip with transparent pixels was matted already (or is a sprite animation):
+    its backdrop is gone, and without it the key has nothing to read."""
+    if int(alpha.min()) < 255:
+        raise ClipError(f"clip {path} has transparent pixels: h3sprite mattes the video "
+                        "model's green-screen clip; give the clip before any background "
+                        "removal")
 
 
 def _check_size(path: Path, h: int, w: int) -> None:
@@ -221,6 +236,8 @@ def _animated_webp(path: Path, image: Image.Image) -> _Source:
         start = 0.0
         for i in range(count):
             image.seek(i)
+            if i == 0 and image.mode == "RGBA":
+                _check_opaque(path, np.asarray(image.getchannel("A")))
             yield (start / 1000.0 if uneven else None), np.asarray(image.convert("RGB"))
             start += durations[i]
 

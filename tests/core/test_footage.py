@@ -178,6 +178,23 @@ def test_an_animated_webp_is_a_clip(tmp_path):
         video.decode(still)
 
 
+@pytest.mark.parametrize("suffix", [".webp", ".gif"])
+def test_a_clip_with_transparency_is_refused(tmp_path, suffix):
+    """An animated WebP or GIF whose backdrop was already removed (transparent pixels) is
+    refused in one line: with no backdrop, the key has nothing to read, and its colour
+    under the transparency is no screen. Through Pillow (WebP) and FFmpeg (GIF) alike."""
+    frames = footage.film(footage.Spec(frames=12, size=(96, 96), blur=False))
+    images = []
+    for f in frames:
+        alpha = np.where(f[..., 1] > 2 * f[..., 0], 0, 255).astype(np.uint8)  # the green
+        images.append(Image.fromarray(np.dstack([f, alpha]), "RGBA"))
+    path = tmp_path / f"matted{suffix}"
+    images[0].save(path, save_all=True, append_images=images[1:], duration=40, loop=0,
+                   **({"lossless": True} if suffix == ".webp" else {"disposal": 2}))
+    with pytest.raises(video.ClipError, match="has transparent pixels"):
+        video.decode(path)
+
+
 # 144 bytes of lossless animated WebP, two 8000x6000 frames: 48 M pixels each.
 _HUGE_WEBP = ("UklGRogAAABXRUJQVlA4WAoAAAACAAAAPx8AbxcAQU5JTQYAAAAAAAAAAABBTk1GKgAAAAAAAAAA"
               "AD8fAG8XACoAAAJWUDhMEQAAAC8/39sFB1DaopSn/4GI6H8AAEFOTUYqAAAAAAAAAAAAPx8AbxcA"
