@@ -73,6 +73,15 @@ def _first_frame(clip: Path) -> str | None:
             frame = next(c.decode(video=0))
             return _thumb(frame.to_image(), "JPEG")
     except (av.FFmpegError, StopIteration, OSError):
+        pass
+    from comfy_nodes.core.video import MAX_FRAME_PIXELS
+
+    try:  # an animated WebP (a graph saving with SaveAnimatedWEBP): FFmpeg cannot decode it
+        with Image.open(clip) as im:
+            if im.width * im.height > MAX_FRAME_PIXELS:
+                return None
+            return _thumb(im.convert("RGB"), "JPEG")
+    except (OSError, ValueError, Image.DecompressionBombError):
         return None
 
 
