@@ -517,16 +517,26 @@ def test_gaps_are_wide_filled_holes_not_specks():
     assert not gaps[40, 40]
 
 
+def _screen(backdrop_rgb, patches, size: int = 200, seed: int = 1):
+    """A still backdrop of `backdrop_rgb` with flat patches {(y0, y1, x0, x1): rgb}, all
+    in noise of 2.5 levels (what CRF 24 leaves on a textured screen; x264 smooths a flat
+    synthetic one to ~1 level, which puts the key's threshold at its floor and a patch
+    15 levels off the backdrop over it): (the frame, the key estimated from it)."""
+    rng = np.random.default_rng(seed)
+    frame = np.tile(np.float32(backdrop_rgb), (size, size, 1)) + rng.normal(0, 2.5,
+                                                                       (size, size, 3))
+    for (y0, y1, x0, x1), rgb in patches.items():
+        frame[y0:y1, x0:x1] = np.float32(rgb) + rng.normal(0, 2.5, (y1 - y0, x1 - x0, 3))
+    frame = np.clip(frame, 0, 255).astype(np.uint8)
+    return frame, backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+
+
 def test_a_shirt_of_the_backdrops_green_is_kept_with_the_portrait():
     """A patch 15 levels off the backdrop (a lighter shade of its green), in noise like
     CRF 24's: under the key's threshold it is lost without the portrait's colours, and kept
     whole with them; the backdrop's own noise never turns into character."""
-    rng = np.random.default_rng(1)
     green, shirt = np.array([32, 163, 56], np.float32), np.array([50, 178, 66], np.float32)
-    frame = np.tile(green, (200, 200, 1)) + rng.normal(0, 2.5, (200, 200, 3))
-    frame[60:140, 60:140] = shirt + rng.normal(0, 2.5, (80, 80, 3))
-    frame = np.clip(frame, 0, 255).astype(np.uint8)
-    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    frame, key = _screen(green, {(60, 140, 60, 140): shirt})
     inside = np.zeros((200, 200), bool)
     inside[66:134, 66:134] = True
     assert backdrop.colour_distance(shirt[None], key.plate[:1, :1])[0, 0] < key.threshold
@@ -540,15 +550,12 @@ def test_a_shirt_of_the_backdrops_green_is_kept_with_the_portrait():
 
 def test_a_lit_part_of_the_backdrops_blue_is_kept_with_the_portrait():
     """Royal-blue trousers on a blue screen, lit 13 % brighter in the frame than in the
-    portrait: under the key's threshold, and nearer the backdrop than the portrait's blue
-    in RGB, but on that blue's shade line. Kept whole with the portrait."""
-    rng = np.random.default_rng(2)
+    portrait, in noise like CRF 24's: under the key's threshold, and nearer the backdrop
+    than the portrait's blue in RGB, but on that blue's shade line. Kept whole with the
+    portrait."""
     blue, own = np.array([30, 80, 200], np.float32), np.array([35, 53, 150], np.float32)
     lit = 1.13 * own
-    frame = np.tile(blue, (200, 200, 1)) + rng.normal(0, 2.5, (200, 200, 3))  # CRF 24's
-    frame[60:140, 60:140] = lit + rng.normal(0, 2.5, (80, 80, 3))
-    frame = np.clip(frame, 0, 255).astype(np.uint8)
-    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    frame, key = _screen(blue, {(60, 140, 60, 140): lit}, seed=2)
     d = backdrop.colour_distance(lit[None, None], key.plate[:1, :1])[0, 0]
     assert d < key.threshold  # the key alone loses the trousers
     assert despill.nearest(lit[None], own[None])[0] * silhouette.REFERENCE_RATIO > d
@@ -562,20 +569,16 @@ def test_a_lit_part_of_the_backdrops_blue_is_kept_with_the_portrait():
 
 def test_a_tinted_patch_of_backdrop_is_no_lit_part():
     """A patch of the backdrop dimmed to 85 % and tinted 11 levels toward a dark-green
-    portrait colour's shade line (under the key's threshold: uneven light on the screen)
-    stays backdrop: that line's nearest point is the colour lit x1.28, beyond the shades
-    a part under the threshold may take (REFERENCE_SHADES). The dark-green part itself,
-    also under the threshold, is kept."""
-    rng = np.random.default_rng(3)
+    portrait colour's shade line (under the key's threshold: uneven light on the screen),
+    in noise like CRF 24's, stays backdrop: that line's nearest point is the colour lit
+    x1.28, beyond the shades a part under the threshold may take (REFERENCE_SHADES). The
+    dark-green part itself, also under the threshold, is kept."""
     green, own = np.array([60, 180, 70], np.float32), np.array([45, 120, 40], np.float32)
     dim = 0.85 * green
     toward = float(dim @ own / (own @ own)) * own - dim
     tint = dim + 11 * toward / np.linalg.norm(toward)
-    frame = np.tile(green, (240, 240, 1)) + rng.normal(0, 2.5, (240, 240, 3))
-    frame[20:100, 20:100] = tint + rng.normal(0, 2.5, (80, 80, 3))
-    frame[140:220, 140:220] = own + rng.normal(0, 2.5, (80, 80, 3))
-    frame = np.clip(frame, 0, 255).astype(np.uint8)
-    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    frame, key = _screen(green, {(20, 100, 20, 100): tint, (140, 220, 140, 220): own},
+                         size=240, seed=3)
     assert backdrop.colour_distance(tint[None, None], key.plate[:1, :1])[0, 0] < key.threshold
     ref = np.array([own, [219, 170, 140], [25, 23, 24]], np.float32)
     alpha = matte.refine(frame, key, reference=despill.Reference(ref))[..., 3]
