@@ -117,7 +117,6 @@ def decode(path: str | Path, keep: int | None = None) -> Clip:
     try:
         with _opened(path) as source:
             h, w = source.size
-            _check_size(path, h, w)
             fps = nominal_rate(source.average_fps)
             factor = max(1, int(round(max(h, w) / SMALL_SIDE)))
             full = _Store((h, w, 3), source.expect + 2, keep)
@@ -164,6 +163,8 @@ class _Source:
 
 @contextmanager
 def _opened(path: Path) -> Iterator[_Source]:
+    """The clip at `path` as a _Source, through PyAV, or Pillow for an animated WebP;
+    still images, clips without video and frames over MAX_FRAME_PIXELS are refused."""
     with av.open(str(path)) as container:
         fmt = container.format.name
         if fmt == "webp_pipe":
@@ -185,6 +186,7 @@ def _opened(path: Path) -> Iterator[_Source]:
             float(stream.duration * stream.time_base) * nominal_rate(average)
             if stream.duration and stream.time_base else 0) or 64
         size = (stream.codec_context.height, stream.codec_context.width)
+        _check_size(path, *size)
 
         def frames() -> Iterator[tuple[float | None, np.ndarray]]:
             for i, frame in enumerate(container.decode(stream)):

@@ -201,20 +201,46 @@ _HUGE_WEBP = ("UklGRogAAABXRUJQVlA4WAoAAAACAAAAPx8AbxcAQU5JTQYAAAAAAAAAAABBTk1GK
               "KgAAAFZQOEwRAAAALz/f2wUH0NqilKf/gYjofwAA")
 
 
-def test_a_clip_of_huge_frames_is_refused_before_decoding(tmp_path, monkeypatch):
+def _huge_mp4(path) -> None:
+    """Two black 7744x4352 H.264 frames (33.7 M pixels, over 8K's 33.2 M): ~100 kB."""
+    import av
+
+    with av.open(str(path), "w") as out:
+        s = out.add_stream("libx264", rate=24)
+        s.width, s.height, s.pix_fmt = 7744, 4352, "yuv420p"
+        s.options = {"preset": "ultrafast", "threads": "1"}
+        frame = av.VideoFrame(7744, 4352, "yuv420p")
+        for plane in frame.planes:
+            plane.update(bytes(plane.buffer_size))
+        for i in range(2):
+            frame.pts = i
+            for packet in s.encode(frame):
+                out.mux(packet)
+        for packet in s.encode():
+            out.mux(packet)
+
+
+@pytest.mark.parametrize("kind", ["webp", "mp4"])
+def test_a_clip_of_huge_frames_is_refused_before_decoding(tmp_path, monkeypatch, kind):
     """A few bytes can claim frames of gigabytes: a clip whose frames are larger than 8K
-    is refused in one line before any frame is decoded (decoding one fails the test)."""
+    is refused in one line before any frame is decoded (decoding one fails the test), by
+    Pillow (an animated WebP) and by PyAV (an mp4) alike."""
     import base64
 
     from PIL import WebPImagePlugin
 
-    def no_decoding(self):
+    def no_decoding(*args):
         raise AssertionError("a frame was decoded")
 
-    monkeypatch.setattr(WebPImagePlugin.WebPImageFile, "load", no_decoding)
-    path = tmp_path / "huge.webp"
-    path.write_bytes(base64.b64decode(_HUGE_WEBP))
-    with pytest.raises(video.ClipError, match="8000x6000 frames, more than 8K"):
+    if kind == "webp":
+        path, size = tmp_path / "huge.webp", "8000x6000"
+        path.write_bytes(base64.b64decode(_HUGE_WEBP))
+        monkeypatch.setattr(WebPImagePlugin.WebPImageFile, "load", no_decoding)
+    else:
+        path, size = tmp_path / "huge.mp4", "7744x4352"
+        _huge_mp4(path)
+        monkeypatch.setattr(video, "_rgb", no_decoding)
+    with pytest.raises(video.ClipError, match=f"{size} frames, more than 8K"):
         video.decode(path)
 
 
