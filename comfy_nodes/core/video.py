@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -215,9 +216,13 @@ def _check_size(path: Path, h: int, w: int) -> None:
 def _animated_webp(path: Path, image: Image.Image) -> _Source:
     """An animated WebP's frames through Pillow, timed by their durations (ms; Pillow
     knows a frame's once it is decoded, so they are read in a first pass that keeps no
-    pixels). Equal durations are an even rate (whole milliseconds: SaveAnimatedWEBP
-    writes 41 ms for 24 fps, and timed by them 60 frames would drift most of a frame).
-    A frame without a duration takes the others' median; with none at all, 24 fps."""
+    pixels). libwebp merges identical consecutive frames into one that lasts as long as
+    they did (ComfyUI's SaveAnimatedWEBP, 24 fps, wrote a model's three-frame still
+    opening as one 123 ms frame among 41 ms ones), and durations are whole milliseconds
+    (41 ms for 24 fps: timed by them, 60 frames drift most of a frame). So where every
+    duration is a whole number of the commonest one, the clip is even at that rate and a
+    merged frame is repeated; otherwise it is timed by its durations and resampled. A
+    frame without a duration takes the others' median; with none at all, 24 fps."""
     count = getattr(image, "n_frames", 1)
     if count < 2:
         raise ClipError(f"clip {path} is a still image (webp), not a video: give the mp4 "
@@ -231,8 +236,10 @@ def _animated_webp(path: Path, image: Image.Image) -> _Source:
     known = [d for d in durations if d > 0]
     typical = float(np.median(known)) if known else 1000.0 / 24
     durations = [d if d > 0 else typical for d in durations]
-    average = count * 1000.0 / sum(durations)
-    uneven = len(set(durations)) > 1
+    step = Counter(durations).most_common(1)[0][0]
+    repeats = [max(1, round(d / step)) for d in durations]
+    even = all(abs(d - k * step) <= k for d, k in zip(durations, repeats, strict=True))
+    average = 1000.0 / step if even else count * 1000.0 / sum(durations)
 
     def frames() -> Iterator[tuple[float | None, np.ndarray]]:
         start = 0.0
@@ -240,10 +247,12 @@ def _animated_webp(path: Path, image: Image.Image) -> _Source:
             image.seek(i)
             if i == 0 and image.mode == "RGBA":
                 _check_opaque(path, np.asarray(image.getchannel("A")))
-            yield (start / 1000.0 if uneven else None), np.asarray(image.convert("RGB"))
+            rgb = np.asarray(image.convert("RGB"))
+            for _ in range(repeats[i] if even else 1):
+                yield (None if even else start / 1000.0), rgb
             start += durations[i]
 
-    return _Source(average, (image.height, image.width), count, frames())
+    return _Source(average, (image.height, image.width), sum(repeats), frames())
 
 
 class _Sampler:

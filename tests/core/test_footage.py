@@ -155,8 +155,9 @@ def test_an_animated_webp_is_a_clip(tmp_path):
     read through Pillow, every frame comes back as written (lossless), at the rate its
     41 ms frames mean (what the node writes for 24 fps: evenly, for timed by the rounded
     milliseconds 60 frames would drift most of a frame and one would be dropped), and
-    `keep` holds as for an mp4. Uneven durations are resampled and noted, as in an mp4;
-    a frame without a duration takes the others' (10 fps here, not a guess of 24)."""
+    `keep` holds as for an mp4. Identical frames that libwebp merged into one longer frame
+    come back as they were written. Uneven durations are resampled and noted, as in an
+    mp4; a frame without a duration takes the others' (10 fps here, not a guess of 24)."""
     frames = footage.film(footage.Spec(frames=60, size=(160, 160), blur=False))
     even = tmp_path / "even.webp"
     _animated_webp(even, frames, 41)
@@ -168,6 +169,11 @@ def test_an_animated_webp_is_a_clip(tmp_path):
     clip = video.decode(uneven)
     assert clip.fps == 24 and clip.timing is not None
     assert clip.timing["variable_frame_rate"] is True and clip.timing["decoded_frames"] == 60
+    held = tmp_path / "held.webp"  # a still opening: libwebp merges it into one 123 ms frame
+    opening = np.concatenate([frames[:1], frames[:1], frames])
+    _animated_webp(held, opening, 41)
+    clip = video.decode(held)
+    assert clip.fps == 24 and clip.timing is None and np.array_equal(clip.frames, opening)
     untimed = tmp_path / "untimed.webp"
     _animated_webp(untimed, frames, [0] + [100] * 59)
     clip = video.decode(untimed)

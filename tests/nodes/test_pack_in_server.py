@@ -76,6 +76,31 @@ def test_preview_workflow_makes_the_snapped_clip(client, tmp_path, seconds, fram
     assert np.abs(clip.frames[-1].astype(int) - first).mean() > 0.5 or action == "hurt"
 
 
+def test_a_clip_saved_by_comfyuis_save_animated_webp_is_read(client, tmp_path):
+    """preview.json with ComfyUI's own SaveAnimatedWEBP in place of SaveVideo (a graph a
+    user may wire): the file the real node writes (41 ms frames for 24 fps) decodes to
+    every frame, at 24 fps, evenly, and its first frame is the prepared first frame (the
+    node saves losslessly: within a level)."""
+    path, rgba = _portrait(tmp_path)
+    name = client.upload(path, "knight_webp.png")
+    wf = Workflow.load(REPO / "api_workflows" / "preview.json")
+    graph = wf.bind(portrait=name, prompt="test", seconds=2.0, size=(448, 448), seed=3,
+                    clip_prefix="h3sprite/test/knight_webp", action="walk")
+    save = wf.markers()["@clip"][0]
+    images = graph[graph[save]["inputs"]["video"][0]]["inputs"]["images"]
+    graph[save] = {"class_type": "SaveAnimatedWEBP",
+                   "inputs": {"images": images, "filename_prefix": "h3sprite/test/webp",
+                              "fps": 24.0, "lossless": True, "quality": 80,
+                              "method": "fastest"}}
+    run = client.run(graph)
+    files = output_files(run.outputs, save)
+    assert len(files) == 1 and files[0]["filename"].endswith(".webp")
+    clip = video.decode(client.download(files[0], tmp_path / "clip.webp"))
+    assert clip.frames.shape == (56, 448, 448, 3) and clip.fps == 24 and clip.timing is None
+    first, _ = greenscreen.prepare_first_frame(rgba, 448, 448)
+    assert np.abs(clip.frames[0].astype(int) - first).max() <= 1
+
+
 def test_bad_frame_count_is_a_validation_error(client):
     """Preview Motion refuses a frame count that is not 17k+5, before anything runs."""
     graph = {
