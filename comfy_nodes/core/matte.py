@@ -153,9 +153,12 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     depth = cv2.distanceTransform(sil.fg, cv2.DIST_L2, 5)  # 1 on the silhouette's outer ring
     wrap = _wrap_depth(*full)
     r = _soft_edge(sil.distance, depth, sil.r, wrap)  # sil.r, or wider on soft art
-    edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving)
     deep, src = _unspilled(p, plate, depth, wrap, r, ref, key)
-    C, prior, local = _candidates(src, deep, edge, wrap, ref, ink, key.noise, key.channel)
+    # The frame's own colours, where the spill cannot reach (none: a thin character).
+    own = palette(gather(src, np.flatnonzero(deep))) if deep.any() else None
+    edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving, own)
+    C, prior, local = _candidates(src, deep, own, edge, wrap, ref, ink, key.noise,
+                                  key.channel)
     solved = _solve(edge, C, prior, key, ref)
     if ink is not None:
         solved = _ink_mix(edge, solved, ink)
@@ -257,10 +260,10 @@ def _this_frames_plate(p: np.ndarray, plate: np.ndarray, sil: Silhouette) -> np.
 
 def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndarray,
                r: int, wrap: int, key: KeyModel, ref: np.ndarray | None,
-               moving: np.ndarray | None) -> _Edge:
+               moving: np.ndarray | None, own: np.ndarray | None) -> _Edge:
     """Near the edge, or anywhere the colour is barely off the backdrop (a gap between
     limbs, a motion-blurred part): the pixels that may be a mix to un-mix. r: the rim's
-    width in this frame (_soft_edge)."""
+    width in this frame (_soft_edge); own: the frame's unreachable palette or None."""
     h, w = depth.shape
     outer = sil.outer
     weak = sil.distance < WEAK_DISTANCE * key.threshold
@@ -269,8 +272,10 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
     if ref is not None:
         # Deeper: a part blurred all through (a fast arm), whose colour is a portrait
         # colour mixed with the backdrop: where the silhouette moved, at under
-        # UNBLUR_SHARE of it; where it did not (a blur wider than the frame's motion),
-        # by _blurred_parts' tests (no shade of a portrait colour, no boundary of two).
+        # UNBLUR_SHARE of it, or a colour the frame wears and the portrait lacks (a hit
+        # flash's tint: _worn_colours); where it did not (a blur wider than the frame's
+        # motion), by _blurred_parts' tests (no shade of a portrait colour, no boundary
+        # of two).
         deeper = (outer > 0) & ~zone
         if deeper.any():
             at = np.flatnonzero(deeper)
@@ -278,8 +283,12 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
             was_moving = np.zeros(len(at), bool) if moving is None else gather(moving, at)
             blurred = np.zeros(len(at), bool)
             if was_moving.any():
+                known = ref  # ... or of a colour this frame wears, which the portrait lacks
+                if own is not None:
+                    known = np.concatenate([ref, _worn_colours(own, ref, Bd[was_moving],
+                                                               key.noise, key.channel)])
                 blurred[was_moving] = despill.blurred_mix(
-                    Pd[was_moving], Bd[was_moving], ref, key.noise, despill.UNBLUR_SHARE)[0]
+                    Pd[was_moving], Bd[was_moving], known, key.noise, despill.UNBLUR_SHARE)[0]
             still = ~was_moving
             if still.any():
                 blurred[still] = _blurred_parts(Pd[still], Bd[still],
@@ -384,16 +393,17 @@ def _unspilled(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, wrap: int, r
     return deep, src
 
 
-def _candidates(p: np.ndarray, deep: np.ndarray, edge: _Edge, wrap: int,
-                ref: np.ndarray | None, ink: np.ndarray | None, noise: float,
+def _candidates(p: np.ndarray, deep: np.ndarray, own: np.ndarray | None, edge: _Edge,
+                wrap: int, ref: np.ndarray | None, ink: np.ndarray | None, noise: float,
                 key_channel: int) -> tuple[
                     np.ndarray, np.ndarray, np.ndarray]:
     """Candidate colours of the character for every zone pixel, (M, K, 3): the nearby
     unreachable interior (deep, (H, W) uint8) at two reaches (a part's own colour, then its
-    neighbourhood), the frame's unreachable palette, the portrait's and its ink outline's;
+    neighbourhood), the frame's unreachable palette (own, (k, 3), or None where nothing is
+    unreachable), the portrait's and its ink outline's;
     their prior costs (K,); and the part's own colour (M, 3), NaN where none is near."""
     box, zb, B = edge.box, edge.mask, edge.B
-    pal = [palette(gather(p, np.flatnonzero(deep)))] if deep.any() else []
+    pal = [own] if own is not None else []
     n_frame = len(pal[0]) if pal else 0
     if ref is not None:
         pal.append(ref)
@@ -447,7 +457,10 @@ def _worn_colours(frame: np.ndarray, ref: np.ndarray, B: np.ndarray, noise: floa
     each centre shield its neighbour). Measured on an independent trial's hit-flashes: a
     red flash on a blue-shirted hurt on blue, edge +13.0 -> +8.4; a white swordswoman's,
     IoU 0.914 -> 0.927, +14.7 -> +12.9. Without the hue test a thin-limbed run took a
-    blur's green plateau for a colour (IoU 0.961 -> 0.954)."""
+    blur's green plateau for a colour (IoU 0.961 -> 0.954). Used beyond the wrap's reach
+    too where the silhouette moved (_edge_zone): the swordswoman's flash-tinted head,
+    blurred in her knock-back, had come out as opaque green blotches (edge +12.9 -> +8.5;
+    the blue hurt +6.9 -> +6.4; no other clip of 72 or fixture moved)."""
     back = np.median(B, axis=0).astype(np.float32)[None]
     far = despill.shade_distance(frame, ref) > WORN_DISTANCE
     hue = (despill.key_excess(frame, key_channel)
