@@ -248,6 +248,21 @@ def test_facing_flags_a_turn_and_not_a_recoil(kind, tmp_path):
     assert ("FACING" in res.qc) == (kind != "recoil"), res.qc
 
 
+def test_an_axe_held_over_the_head_is_not_a_turn():
+    """An attack made by another generator than tests/footage.py (an independent trial of
+    issue 9, trials/trial16.py's barbarian, at half size and CRF 28: 216x384, 60 frames at
+    24 fps): an axe swung up and held over and behind the head fills the head's rows on
+    the side the figure faces away from. For 27 frames each is far from every opening pose
+    and from their mirrors (0.57-0.66 and 0.70-0.77 of the signal), a little nearer the
+    mirrors, and it was FACING. A turned frame must match a mirrored pose
+    (qc.TURNED_MATCH)."""
+    from comfy_nodes.core import video
+
+    clip = video.decode(Path(__file__).parent.parent / "clips" / "attack_axe_held_overhead.mp4")
+    res = pipeline.process_clip(clip, "attack", DEFAULT_RECIPES["attack"])
+    assert "FACING" not in res.qc, res.qc
+
+
 def test_a_held_strike_is_not_a_turn():
     """A whip attack made by another generator than tests/footage.py (an independent trial
     of issue 9; 448x448, 53 frames at 24 fps, a figure drawn by that generator): the
