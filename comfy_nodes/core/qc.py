@@ -87,12 +87,6 @@ OPENING_SECONDS = 0.25  # after the rest pose: the poses a turned frame is compa
 # An opening pose nearer the mirrored rest pose than this share of the rest pose's asymmetry
 # has turned already.
 TURNED_SHARE = 0.5
-# A turned frame matches a mirrored opening pose: within this share of the signal (the rest
-# pose's RMS), as well as nearer it than any unmirrored one by FACING_MARGIN. An axe raised
-# over the head matches neither (0.57-0.68 from the mirrors, 0.71-0.76 from the poses, for
-# 27 frames of a 60-frame attack: it was FACING); turns come within 0.07-0.32 (the tests'
-# flip and quick turn, the fixtures' walk).
-TURNED_MATCH = 0.45
 SMEAR_ABOVE = 0.0025
 SMEAR_WINDOW = 0.12  # width of the cluster of shares a ghost's pixels fall in
 FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
@@ -183,25 +177,18 @@ def facing(feat: Features, rest: int, fps: float) -> bool:
     opening = opening[to_mirror >= TURNED_SHARE * asymmetry]
     same = _shift_tolerant(u, u[opening], FEATURE_SIDE, shifts).min(1)
     turned = _shift_tolerant(u, um[opening], FEATURE_SIDE, shifts).min(1)
-    margin = _running_median((turned - same) / scale)
-    match = _running_median(turned / scale)
-    turned_now = (margin[rest + 1:] < -FACING_MARGIN) & (match[rest + 1:] < TURNED_MATCH)
+    margin = (turned - same) / scale
+    k = min(5, len(margin) - (len(margin) + 1) % 2)  # odd: n values in, n out
+    if k >= 3:  # running median: a frame or two of mask noise neither makes nor breaks a run
+        pad = np.pad(margin, (k // 2, k // 2), mode="edge")
+        margin = np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)
+    turned_now = margin[rest + 1:] < -FACING_MARGIN
     need = max(max(3, round(TURN_SECONDS * fps)), int(np.ceil(TURN_SHARE * len(u))))
     run = best = 0
     for v in turned_now:
         run = run + 1 if v else 0
         best = max(best, run)
     return best >= need
-
-
-def _running_median(v: np.ndarray) -> np.ndarray:
-    """v (n,) through a running median of 5 (3 or none on a shorter series), as long as v:
-    a frame or two of mask noise neither makes nor breaks a run."""
-    k = min(5, len(v) - (len(v) + 1) % 2)  # odd: n values in, n out
-    if k < 3:
-        return v
-    pad = np.pad(v, (k // 2, k // 2), mode="edge")
-    return np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)
 
 
 def bars(small: np.ndarray) -> tuple[int, int, int, int]:
