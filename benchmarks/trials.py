@@ -5,7 +5,9 @@ with its portrait, its cells against its truth, as `benchmarks.quality` judges f
 
 A case folder holds `clip.mp4`, `portrait.png` (the unspilled RGBA rest pose),
 `truth.npz` (`rgba`: the character's true straight RGBA for every video frame, uint8
-(N, H, W, 4)) and `case.json` (`action`: idle, walk, run, attack, skill or hurt). The
+(N, H, W, 4)) and `case.json` (`action`: idle, walk, run, attack, skill or hurt;
+optionally `expect_flags`, the QC flags a correct chain raises: then a case whose flags
+differ fails too, and the flags column shows the expected ones in brackets). The
 generators of trials 12-14, written by engineers who read neither the fixtures nor
 docs/quality.md, are in trials/ (see its README); their numbers are in docs/quality.md.
 Prints per case IoU, holes, edge excess vs the truth, interior error, flags and the
@@ -26,6 +28,7 @@ import numpy as np
 
 from comfy_nodes.core.greenscreen import PortraitError, load_portrait
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
+from comfy_nodes.core.sheet import QCFlag
 from comfy_nodes.core.video import ClipError
 from tests import scores
 
@@ -44,13 +47,14 @@ class Case:
     action: str
     portrait: np.ndarray
     frames: np.ndarray  # (N, H, W, 4) the true RGBA
+    expect_flags: frozenset[str] | None  # None: the case does not say
 
     @classmethod
     def read(cls, folder: Path) -> Case:
-        action, portrait = check(folder)
+        action, portrait, expect = check(folder)
         with np.load(folder / "truth.npz") as truth:
             frames = truth["rgba"]
-        return cls(folder / "clip.mp4", action, portrait, frames)
+        return cls(folder / "clip.mp4", action, portrait, frames, expect)
 
     def truth(self, t: int) -> np.ndarray:
         return self.frames[min(t, len(self.frames) - 1)]
@@ -59,8 +63,9 @@ class Case:
         return self.truth(t)[..., 3]
 
 
-def check(folder: Path) -> tuple[str, np.ndarray]:
-    """(action, portrait) of a case folder, every file checked, the truth by its array's
+def check(folder: Path) -> tuple[str, np.ndarray, frozenset[str] | None]:
+    """(action, portrait, expected flags or None) of a case folder, every file checked,
+    the truth by its array's
     header alone (a 720p truth is ~450 MB: main checks every folder before any case
     runs, and holding them all at once took 2 GB for 16 cases); CaseError names the
     file and what is wrong."""
@@ -68,12 +73,18 @@ def check(folder: Path) -> tuple[str, np.ndarray]:
     if missing:
         raise CaseError(f"{folder} is not a case folder: it lacks {', '.join(missing)}")
     try:
-        action = json.loads((folder / "case.json").read_text()).get("action")
+        case = json.loads((folder / "case.json").read_text())
+        action, expect = case.get("action"), case.get("expect_flags")
     except (ValueError, AttributeError, OSError) as e:
         raise CaseError(f"{folder / 'case.json'} is not a JSON object ({e})") from None
     if action not in DEFAULT_RECIPES:
         raise CaseError(f"{folder / 'case.json'}: \"action\" is {action!r}; give one of "
                         f"{', '.join(DEFAULT_RECIPES)}")
+    known = {str(f) for f in QCFlag}
+    if expect is not None and (not isinstance(expect, list)
+                               or not set(map(str, expect)) <= known):
+        raise CaseError(f"{folder / 'case.json'}: \"expect_flags\" is {expect!r}; give a "
+                        f"list of {', '.join(sorted(known))}")
     try:
         portrait = load_portrait(folder / "portrait.png")
     except PortraitError as e:
@@ -82,7 +93,7 @@ def check(folder: Path) -> tuple[str, np.ndarray]:
     if dtype != np.uint8 or len(shape) != 4 or shape[-1] != 4 or not shape[0]:
         raise CaseError(f"{folder / 'truth.npz'}: \"rgba\" is {dtype} {shape}; it must be "
                         "uint8 (N, H, W, 4), N >= 1")
-    return action, portrait
+    return action, portrait, None if expect is None else frozenset(map(str, expect))
 
 
 def _truth_header(path: Path) -> tuple[tuple[int, ...], np.dtype]:
@@ -112,14 +123,20 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for folder in args.cases:  # one case's truth in memory at a time
         try:
-            r = scores.evaluate(folder.name, Case.read(folder))
+            case = Case.read(folder)
+            r = scores.evaluate(folder.name, case)
         except ClipError as e:
             print(e, file=sys.stderr)
             return 2
-        failed += not r.ok()
+        flags = ",".join(r.flags) or "-"
+        flags_ok = case.expect_flags is None or set(r.flags) == case.expect_flags
+        if case.expect_flags is not None:
+            flags += f" ({','.join(sorted(case.expect_flags)) or '-'})"
+        ok = r.ok() and flags_ok
+        failed += not ok
         print(f"{folder.name:<44} {r.mean('iou'):5.3f} {r.mean('holes') * 100:5.1f}% "
               f"{r.mean('edge_excess'):+6.1f} {r.mean('interior_error'):6.1f}  "
-              f"{','.join(r.flags) or '-'}  {'ok' if r.ok() else 'FAIL'}")
+              f"{flags}  {'ok' if ok else 'FAIL'}")
     print(f"{len(args.cases) - failed} of {len(args.cases)} within the thresholds")
     return 1 if failed else 0
 

@@ -48,12 +48,29 @@ def test_a_case_folder_scores_as_its_fixture(walk_case, capsys):
     assert float(line[4]) == pytest.approx(r.mean("interior_error"), abs=0.05)
 
 
+@pytest.mark.parametrize("expect_flags, ok", [([], True), (["FACING"], False)])
+def test_a_case_that_names_its_flags_is_judged_on_them(walk_case, tmp_path, capsys,
+                                                       expect_flags, ok):
+    """The walk raises no flag: expecting none, it passes (exit 0); expecting FACING, the
+    same scores fail (exit 1), and the flags column shows the expected ones."""
+    folder = tmp_path / "walk"
+    shutil.copytree(walk_case[0], folder)
+    (folder / "case.json").write_text(json.dumps({"action": "walk",
+                                                  "expect_flags": expect_flags}))
+    assert trials.main([str(folder)]) == (0 if ok else 1)
+    line = capsys.readouterr().out.splitlines()[1]
+    assert line.endswith(" ok" if ok else " FAIL"), line
+    assert f"- ({','.join(expect_flags) or '-'})" in line, line
+
+
 @pytest.mark.parametrize("case_json, truth, expect", [
     (None, None, "lacks case.json"),
     ("{not json", None, "is not a JSON object"),
     ('["walk"]', None, "is not a JSON object"),
     ('{"act": "walk"}', None, '"action" is None'),
     ('{"action": "dance"}', None, '"action" is \'dance\''),
+    ('{"action": "walk", "expect_flags": ["FACE"]}', None, '"expect_flags" is [\'FACE\']'),
+    ('{"action": "walk", "expect_flags": "SMEAR"}', None, '"expect_flags" is \'SMEAR\''),
     ('{"action": "walk"}', np.zeros((4, 8, 8, 3), np.uint8), "must be uint8 (N, H, W, 4)"),
     ('{"action": "walk"}', b"not an npz", 'holds no readable "rgba"'),
 ])
