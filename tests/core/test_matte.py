@@ -106,6 +106,22 @@ def test_key_is_estimated_from_the_clip():
 _colour = st.tuples(*[st.integers(0, 255)] * 3).map(lambda c: np.array(c, np.float32))
 
 
+@settings(max_examples=500, deadline=None)
+@given(a=st.floats(0.0, 1.0), w=st.floats(0.0, matte.WRAP_AT_RIM))
+def test_a_rim_pixels_coverage_splits_the_two_wraps_error(a, w):
+    """A rim pixel of coverage a under a wrap w reads t = a(1-w) where the wrap mixes the
+    covered part with the backdrop, t = a(1-wa) where it is weighted by the coverage too:
+    read either way, the coverage comes back within half the gap between the two
+    inversions (dividing by 1-w alone is off by the whole gap on the second), and with no
+    wrap it is t itself."""
+    for t in (a * (1 - w), a * (1 - w * a)):
+        got = float(matte._rim_coverage(np.float32([t]), np.float32([w]))[0])
+        lerped = t / (1 - w)
+        weighted = 2 * t / (1 + np.sqrt(max(0.0, 1 - 4 * w * t)))
+        assert abs(got - a) <= 0.5 * abs(lerped - weighted) + 1e-5
+    assert matte._rim_coverage(np.float32([a]), np.float32([0.0]))[0] == pytest.approx(a)
+
+
 @settings(max_examples=200, deadline=None)
 @given(f=_colour, b=_colour, t=st.floats(0.3, 1.0))
 def test_smeared_parts_fit_an_exact_mix(f, b, t):
