@@ -131,7 +131,7 @@ class _Edge:
     rim: np.ndarray  # (M,) bool: the outer r px, which may be partly transparent
     smeared: np.ndarray  # (M,) bool: near enough the edge for 4:2:0 colour to be mixed
     translucent: np.ndarray  # (M,) bool: where a part may be blurred (moved, filled gaps,
-    # a portrait colour blurred beyond the wrap: _blurred_parts)
+    # a portrait colour, or where moved a worn one, blurred beyond the wrap: _edge_zone)
     cap: np.ndarray  # (M,) the most backdrop the wrap may have put in an opaque pixel
     moved: np.ndarray  # (M,) bool: where the silhouette moved between frames
 
@@ -155,9 +155,9 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     r = _soft_edge(sil.distance, depth, sil.r, wrap)  # sil.r, or wider on soft art
     deep, src = _unspilled(p, plate, depth, wrap, r, ref, key)
     # The frame's own colours, where the spill cannot reach (none: a thin character).
-    own = palette(gather(src, np.flatnonzero(deep))) if deep.any() else None
-    edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving, own)
-    C, prior, local = _candidates(src, deep, own, edge, wrap, ref, ink, key.noise,
+    frame_palette = palette(gather(src, np.flatnonzero(deep))) if deep.any() else None
+    edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving, frame_palette)
+    C, prior, local = _candidates(src, deep, frame_palette, edge, wrap, ref, ink, key.noise,
                                   key.channel)
     solved = _solve(edge, C, prior, key, ref)
     if ink is not None:
@@ -260,10 +260,11 @@ def _this_frames_plate(p: np.ndarray, plate: np.ndarray, sil: Silhouette) -> np.
 
 def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndarray,
                r: int, wrap: int, key: KeyModel, ref: np.ndarray | None,
-               moving: np.ndarray | None, own: np.ndarray | None) -> _Edge:
+               moving: np.ndarray | None, frame_palette: np.ndarray | None) -> _Edge:
     """Near the edge, or anywhere the colour is barely off the backdrop (a gap between
     limbs, a motion-blurred part): the pixels that may be a mix to un-mix. r: the rim's
-    width in this frame (_soft_edge); own: the frame's unreachable palette or None."""
+    width in this frame (_soft_edge); frame_palette: the frame's colours where the spill
+    cannot reach, or None."""
     h, w = depth.shape
     outer = sil.outer
     weak = sil.distance < WEAK_DISTANCE * key.threshold
@@ -284,8 +285,9 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
             blurred = np.zeros(len(at), bool)
             if was_moving.any():
                 known = ref  # ... or of a colour this frame wears, which the portrait lacks
-                if own is not None:
-                    known = np.concatenate([ref, _worn_colours(own, ref, Bd[was_moving],
+                if frame_palette is not None:
+                    known = np.concatenate([ref, _worn_colours(frame_palette, ref,
+                                                               Bd[was_moving],
                                                                key.noise, key.channel)])
                 blurred[was_moving] = despill.blurred_mix(
                     Pd[was_moving], Bd[was_moving], known, key.noise, despill.UNBLUR_SHARE)[0]
@@ -322,7 +324,8 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
     # belongs, whatever the frame size.
     smeared = dep <= r + CHROMA_SMEAR
     # Translucent where the silhouette moved (a blurred edge or limb: the zone there is
-    # the wrap's reach, and deeper only a portrait colour's blur), and in gaps the mask
+    # the wrap's reach, and deeper only a blur of a portrait colour or of one the frame
+    # wears), and in gaps the mask
     # filled that are wider than a speck (between hair strands): elsewhere a
     # backdrop-like colour is the part's own (a green shirt).
     moved = np.zeros(len(index), bool) if moving is None else gather(moving, index)
@@ -393,17 +396,16 @@ def _unspilled(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, wrap: int, r
     return deep, src
 
 
-def _candidates(p: np.ndarray, deep: np.ndarray, own: np.ndarray | None, edge: _Edge,
-                wrap: int, ref: np.ndarray | None, ink: np.ndarray | None, noise: float,
-                key_channel: int) -> tuple[
-                    np.ndarray, np.ndarray, np.ndarray]:
+def _candidates(p: np.ndarray, deep: np.ndarray, frame_palette: np.ndarray | None,
+                edge: _Edge, wrap: int, ref: np.ndarray | None, ink: np.ndarray | None,
+                noise: float, key_channel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate colours of the character for every zone pixel, (M, K, 3): the nearby
     unreachable interior (deep, (H, W) uint8) at two reaches (a part's own colour, then its
-    neighbourhood), the frame's unreachable palette (own, (k, 3), or None where nothing is
-    unreachable), the portrait's and its ink outline's;
+    neighbourhood), the frame's unreachable palette (frame_palette, (k, 3), or None where
+    nothing is unreachable), the portrait's and its ink outline's;
     their prior costs (K,); and the part's own colour (M, 3), NaN where none is near."""
     box, zb, B = edge.box, edge.mask, edge.B
-    pal = [own] if own is not None else []
+    pal = [frame_palette] if frame_palette is not None else []
     n_frame = len(pal[0]) if pal else 0
     if ref is not None:
         pal.append(ref)

@@ -48,19 +48,33 @@ def test_a_case_folder_scores_as_its_fixture(walk_case, capsys):
     assert float(line[4]) == pytest.approx(r.mean("interior_error"), abs=0.05)
 
 
-@pytest.mark.parametrize("expect_flags, ok", [([], True), (["FACING"], False)])
-def test_a_case_that_names_its_flags_is_judged_on_them(walk_case, tmp_path, capsys,
-                                                       expect_flags, ok):
-    """The walk raises no flag: expecting none, it passes (exit 0); expecting FACING, the
-    same scores fail (exit 1), and the flags column shows the expected ones."""
-    folder = tmp_path / "walk"
-    shutil.copytree(walk_case[0], folder)
+@pytest.fixture(scope="module")
+def turn_case(tmp_path_factory) -> Path:
+    """The walk that turns round (FACING) as a case folder."""
+    folder = tmp_path_factory.mktemp("trial") / "turns"
+    _case_from_fixture("walk_turns", folder)
+    return folder
+
+
+@pytest.mark.parametrize("case, expect_flags, ok", [
+    ("walk", [], True), ("walk", ["FACING"], False),  # a flag missing
+    ("turns", ["FACING"], True), ("turns", [], False),  # a flag not expected
+])
+def test_a_case_that_names_its_flags_is_judged_on_them(walk_case, turn_case, tmp_path,
+                                                       capsys, case, expect_flags, ok):
+    """The walk raises no flag, the turning walk FACING, each within the thresholds: a
+    case passes (exit 0) when its flags are the ones it names, and fails (exit 1) on a
+    flag missing or one not named; the flags column shows the expected ones."""
+    folder = tmp_path / case
+    shutil.copytree(walk_case[0] if case == "walk" else turn_case, folder)
     (folder / "case.json").write_text(json.dumps({"action": "walk",
                                                   "expect_flags": expect_flags}))
     assert trials.main([str(folder)]) == (0 if ok else 1)
-    line = capsys.readouterr().out.splitlines()[1]
-    assert line.endswith(" ok" if ok else " FAIL"), line
-    assert f"- ({','.join(expect_flags) or '-'})" in line, line
+    out = capsys.readouterr().out.splitlines()
+    raised = "-" if case == "walk" else "FACING"
+    assert out[1].endswith(" ok" if ok else " FAIL"), out[1]
+    assert f" {raised} ({','.join(expect_flags) or '-'}) " in out[1], out[1]
+    assert out[-1].startswith(f"{int(ok)} of 1 within the thresholds (and raising"), out[-1]
 
 
 @pytest.mark.parametrize("case_json, truth, expect", [
@@ -71,6 +85,10 @@ def test_a_case_that_names_its_flags_is_judged_on_them(walk_case, tmp_path, caps
     ('{"action": "dance"}', None, '"action" is \'dance\''),
     ('{"action": "walk", "expect_flags": ["FACE"]}', None, '"expect_flags" is [\'FACE\']'),
     ('{"action": "walk", "expect_flags": "SMEAR"}', None, '"expect_flags" is \'SMEAR\''),
+    ('{"action": "walk", "expect_flags": [["FACING"]]}', None, '"expect_flags" is [['),
+    ('{"action": "walk", "expect_flags": [' + ", ".join(['"X"'] * 100000) + "]}", None,
+     '"expect_flags" is [\'X\', \'X\''),
+    ('{"action": ' + "[" * 5000 + "]" * 5000 + "}", None, "is not a JSON object"),
     ('{"action": "walk"}', np.zeros((4, 8, 8, 3), np.uint8), "must be uint8 (N, H, W, 4)"),
     ('{"action": "walk"}', b"not an npz", 'holds no readable "rgba"'),
 ])
@@ -93,7 +111,8 @@ def test_a_bad_case_folder_is_refused_in_one_line(walk_case, tmp_path, capsys, c
     assert trials.main([str(good), str(bad)]) == 2
     out = capsys.readouterr()
     assert out.out == ""
-    assert len(out.err.strip().splitlines()) == 1 and expect in out.err, out.err
+    assert len(out.err.strip().splitlines()) == 1 and expect in out.err, out.err[:300]
+    assert len(out.err) < 500  # quoting a few values of a huge one
     assert str(bad) in out.err
 
 
