@@ -26,7 +26,11 @@ Flags are facts about the clip, not errors: the sheet is still written.
   34 clean attacks, hurts, skills, walks and idles; judged on head and torso, 2 of the 34
   were flagged (two whip attacks of another generator, their strike held 0.6 s). Trial 10's
   two turns (a ponytail, a hat's feather) flagged, none of its 18 other clips. Trial 11's
-  two turns flagged, none of its 17 other clips.
+  two turns flagged, none of its 17 other clips. The head rows are compared on their own
+  96 px canvas (window.head_rows; the window's features are 48 px, a head ~8 px tall
+  there): trials 16-18 (56 clips of three more generators, 12 turns of 2.5-D puppets
+  that show their far side, 25 decoys) 9 of 12 turns and no false flag, against 8 of
+  12 and 2 (a weapon held over and behind the head) at 48 px.
 - SMEAR (ghosting: a share of the previous frame blended into the next): where the
   previous frame showed the character and this one shows a weaker colour on the same line
   from the backdrop (cosine >= 0.95, 20-80% of the previous distance) in pixels the
@@ -75,7 +79,7 @@ import numpy as np
 from . import snap
 from .backdrop import KeyModel, colour_distance
 from .channels import dot, norm2
-from .window import FEATURE_SIDE, Features, rms_distances
+from .window import HEAD_SIDE, Features, rms_distances
 
 STATIC_BELOW = 0.1
 EDGE_SHARE = 0.01
@@ -143,17 +147,30 @@ def cropped(masks: np.ndarray, frames: list[int]) -> bool:
     return False
 
 
+SHIFT_CHUNK = 64  # frames compared at once: a 600-frame clip's head rows held in float64
+# twice cost 64 MB
+
+
 def _shift_tolerant(u: np.ndarray, refs: np.ndarray, side: int, shifts: int) -> np.ndarray:
     """(n, m) RMS distance of each row-block u[t] (n, D) to each of refs (m, D), at its best
-    horizontal shift (float64: a turn's margin is a difference of near distances)."""
-    u64 = u.astype(np.float64)
-    blocks = refs.astype(np.float64).reshape(len(refs), -1, side, 4)
-    return np.min([rms_distances(u64, np.roll(blocks, s, axis=2).reshape(len(refs), -1))
-                   for s in range(-shifts, shifts + 1)], axis=0)
+    horizontal shift. A turn's margin is a difference of near distances, and |a|^2 + |b|^2
+    - 2 a.b loses them to rounding where the vectors are long: both sides are taken
+    relative to the refs' mean first (a distance does not change), in float32."""
+    m = len(refs)
+    centre = refs.mean(0, dtype=np.float32)
+    blocks = refs.astype(np.float32).reshape(m, -1, side, 4)
+    shifted = np.concatenate([np.roll(blocks, s, axis=2).reshape(m, -1)  # all at once
+                              for s in range(-shifts, shifts + 1)]) - centre
+    out = np.empty((len(u), m), np.float64)
+    for i in range(0, len(u), SHIFT_CHUNK):
+        d = rms_distances(u[i:i + SHIFT_CHUNK] - centre, shifted)
+        out[i:i + SHIFT_CHUNK] = d.reshape(len(d), -1, m).min(1)
+    return out
 
 
-def facing(feat: Features, rest: int, fps: float) -> bool:
+def facing(u: np.ndarray, rest: int, fps: float) -> bool:
     """Whether the character turns to face the other way and stays turned (see FACING).
+    u: every frame's head and shoulders (window.head_rows).
 
     Each frame's head and shoulders are compared with the opening's poses (the rest pose and the
     quarter second after it: a walk's first steps, less any that has already turned) and
@@ -161,12 +178,16 @@ def facing(feat: Features, rest: int, fps: float) -> bool:
     same step; a hurt's recoil or a lean matches neither, and against the rest pose alone
     it sat nearer the mirror image for 12+ frames (profile figures, whose mirror is only
     0.27-0.42 of the signal away)."""
-    u, um = feat.head()
+    def mirrored(frames: np.ndarray) -> np.ndarray:  # (only the opening's are compared)
+        return u[frames].reshape(len(frames), -1, HEAD_SIDE, 4)[:, :, ::-1].reshape(
+            len(frames), -1)
+
     scale = float(np.sqrt((u[rest] ** 2).mean())) or 1e-6
     # Up to 8% of the width of slack: the anchor is not exactly the body's mirror axis.
-    shifts = max(1, FEATURE_SIDE // 12)
+    shifts = max(1, HEAD_SIDE // 12)
     opening = np.arange(rest, min(len(u), rest + max(1, round(OPENING_SECONDS * fps))))
-    to_mirror = _shift_tolerant(u[opening], um[rest:rest + 1], FEATURE_SIDE, shifts)[:, 0]
+    to_mirror = _shift_tolerant(u[opening], mirrored(np.array([rest])), HEAD_SIDE,
+                                shifts)[:, 0]
     asymmetry = float(to_mirror[0])  # the rest pose's own distance to its mirror
     if asymmetry / scale < ASYMMETRY_MIN:
         return False  # a symmetric pose cannot tell which way it faces
@@ -175,8 +196,10 @@ def facing(feat: Features, rest: int, fps: float) -> bool:
     # signal of the mirrored rest pose; a recoil no nearer than 0.27. (The rest pose itself,
     # at its full asymmetry, always stays.)
     opening = opening[to_mirror >= TURNED_SHARE * asymmetry]
-    same = _shift_tolerant(u, u[opening], FEATURE_SIDE, shifts).min(1)
-    turned = _shift_tolerant(u, um[opening], FEATURE_SIDE, shifts).min(1)
+    k = len(opening)
+    both = _shift_tolerant(u, np.concatenate([u[opening], mirrored(opening)]), HEAD_SIDE,
+                           shifts)
+    same, turned = both[:, :k].min(1), both[:, k:].min(1)
     margin = (turned - same) / scale
     k = min(5, len(margin) - (len(margin) + 1) % 2)  # odd: n values in, n out
     if k >= 3:  # running median: a frame or two of mask noise neither makes nor breaks a run

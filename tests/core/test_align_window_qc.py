@@ -249,21 +249,41 @@ def test_facing_flags_a_turn_and_not_a_recoil(kind, tmp_path):
 
 
 @pytest.mark.parametrize("name, action", [("idle_turn_far_side", "idle"),
-                                          ("run_turn_at_70_percent", "run")])
+                                          ("run_turn_at_70_percent", "run"),
+                                          ("idle_slow_turn_in_a_dress", "idle")])
 def test_a_turn_that_shows_the_far_side_is_facing(name, action):
-    """Turns made by another generator than tests/footage.py (an independent trial of issue
-    9, trials/trial17.py, at half size and CRF 28): 2.5-D puppets whose turn shows the
-    character's far side, not its mirror image. A mage in a wide hat turns at 1 s and
-    idles the other way for 1.4 s; a hooded rogue turns at 70 % of a run and runs the
-    other way for the last 26 %. Turned, their heads sit 0.5-0.8 of the signal from the
-    nearest mirrored opening pose (a mirrored turn comes within 0.07-0.32), though nearer
-    it than any unmirrored one: requiring a close mirror match (to clear an axe held over
-    the head, see docs/quality.md) missed both."""
+    """Turns made by other generators than tests/footage.py (independent trials of issue
+    9, trials/trial17.py and trial18.py, at half size and CRF 28): 2.5-D puppets whose
+    turn shows the character's far side, not its mirror image. A mage in a wide hat turns
+    at 1 s and idles the other way for 1.4 s; a hooded rogue turns at 70 % of a run and
+    runs the other way for the last 26 %; a lady in a long dress turns slowly through her
+    back (0.7 s) and stands turned for 1.6 s. Turned, the first two heads sit 0.5-0.8 of
+    the signal from the nearest mirrored opening pose (a mirrored turn comes within
+    0.07-0.32), though nearer it than any unmirrored one: requiring a close mirror match
+    (to clear an axe held over the head, see docs/quality.md) missed both. The lady's
+    head, compared on a 48 px canvas (about 8 px tall), sat as near the opening poses as
+    their mirrors; on window.HEAD_SIDE's 96 px it turns."""
     from comfy_nodes.core import video
 
     clip = video.decode(Path(__file__).parent.parent / "clips" / f"{name}.mp4")
     res = pipeline.process_clip(clip, action, DEFAULT_RECIPES[action])
     assert "FACING" in res.qc, res.qc
+
+
+@pytest.mark.parametrize("name", ["attack_axe_held_overhead", "attack_greatsword_held_behind"])
+def test_a_weapon_held_over_the_head_is_not_a_turn(name):
+    """Attacks made by other generators than tests/footage.py (independent trials of issue
+    9, trials/trial16.py's barbarian and trial18.py's swordsman, at half size and CRF
+    28): an axe held over and behind the head for 0.8 s, a greatsword held up behind the
+    back for 1 s. Their heads face the same way throughout; the weapon fills the head's
+    rows on the side they face away from. On a 48 px canvas those frames sat a little
+    nearer the mirrored opening poses and were FACING; on window.HEAD_SIDE's 96 px
+    the head's own detail outweighs the weapon."""
+    from comfy_nodes.core import video
+
+    clip = video.decode(Path(__file__).parent.parent / "clips" / f"{name}.mp4")
+    res = pipeline.process_clip(clip, "attack", DEFAULT_RECIPES["attack"])
+    assert "FACING" not in res.qc, res.qc
 
 
 def test_a_held_strike_is_not_a_turn():
