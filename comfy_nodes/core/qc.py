@@ -147,8 +147,7 @@ def cropped(masks: np.ndarray, frames: list[int]) -> bool:
     return False
 
 
-SHIFT_CHUNK = 64  # frames compared at once: a 600-frame clip's head rows held in float64
-# twice cost 64 MB
+SHIFT_CHUNK = 64  # frames compared at once: the products are (chunk, 34 x the opening)
 
 
 def _shift_tolerant(u: np.ndarray, refs: np.ndarray, side: int, shifts: int) -> np.ndarray:
@@ -160,10 +159,12 @@ def _shift_tolerant(u: np.ndarray, refs: np.ndarray, side: int, shifts: int) -> 
     centre = refs.mean(0, dtype=np.float32)
     blocks = refs.astype(np.float32).reshape(m, -1, side, 4)
     shifted = np.concatenate([np.roll(blocks, s, axis=2).reshape(m, -1)  # all at once
-                              for s in range(-shifts, shifts + 1)]) - centre
+                              for s in range(-shifts, shifts + 1)])
+    shifted -= centre
+    r2 = (shifted * shifted).sum(1)
     out = np.empty((len(u), m), np.float64)
     for i in range(0, len(u), SHIFT_CHUNK):
-        d = rms_distances(u[i:i + SHIFT_CHUNK] - centre, shifted)
+        d = rms_distances(u[i:i + SHIFT_CHUNK] - centre, shifted, r2)
         out[i:i + SHIFT_CHUNK] = d.reshape(len(d), -1, m).min(1)
     return out
 
@@ -177,7 +178,7 @@ def facing(u: np.ndarray, rest: int, fps: float) -> bool:
     with their mirror images, each at its nearest. A turned walk matches the mirror of the
     same step; a hurt's recoil or a lean matches neither, and against the rest pose alone
     it sat nearer the mirror image for 12+ frames (profile figures, whose mirror is only
-    0.27-0.42 of the signal away)."""
+    0.27-0.42 of the signal away, measured on the window's 48 px canvas)."""
     def mirrored(frames: np.ndarray) -> np.ndarray:  # (only the opening's are compared)
         return u[frames].reshape(len(frames), -1, HEAD_SIDE, 4)[:, :, ::-1].reshape(
             len(frames), -1)
@@ -192,14 +193,14 @@ def facing(u: np.ndarray, rest: int, fps: float) -> bool:
     if asymmetry / scale < ASYMMETRY_MIN:
         return False  # a symmetric pose cannot tell which way it faces
     # A pose of the opening that is already near the mirrored rest pose has turned (a quick
-    # turn right after a still start): it is no reference. A turn comes within 0.15 of the
-    # signal of the mirrored rest pose; a recoil no nearer than 0.27. (The rest pose itself,
-    # at its full asymmetry, always stays.)
+    # turn right after a still start): it is no reference. A turn came within 0.15 of the
+    # signal of the mirrored rest pose, a recoil no nearer than 0.27 (on a 48 px canvas;
+    # the rest pose itself, at its full asymmetry, always stays).
     opening = opening[to_mirror >= TURNED_SHARE * asymmetry]
-    k = len(opening)
+    n_open = len(opening)
     both = _shift_tolerant(u, np.concatenate([u[opening], mirrored(opening)]), HEAD_SIDE,
                            shifts)
-    same, turned = both[:, :k].min(1), both[:, k:].min(1)
+    same, turned = both[:, :n_open].min(1), both[:, n_open:].min(1)
     margin = (turned - same) / scale
     k = min(5, len(margin) - (len(margin) + 1) % 2)  # odd: n values in, n out
     if k >= 3:  # running median: a frame or two of mask noise neither makes nor breaks a run

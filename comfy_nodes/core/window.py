@@ -42,17 +42,18 @@ def grade(score: float | None) -> str | None:
 
 @dataclass(frozen=True)
 class Features:
-    """Aligned small images of every frame: vectors (N, D) and the mirror images."""
+    """Aligned small images of every frame: vectors (N, D) and their distances."""
 
     vectors: np.ndarray
-    mirrored: np.ndarray
     distances: np.ndarray  # (N, N) RMS distance between frames
 
 
-def rms_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def rms_distances(a: np.ndarray, b: np.ndarray, b2: np.ndarray | None = None) -> np.ndarray:
     """(n, m) RMS distance of each of a (n, D) to each of b (m, D), in their dtype:
-    |a|^2 + |b|^2 - 2 a.b, one matrix product."""
-    d2 = (a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2 * (a @ b.T)
+    |a|^2 + |b|^2 - 2 a.b, one matrix product. b2: |b|^2 (m,), when b is used again."""
+    if b2 is None:
+        b2 = (b * b).sum(1)
+    d2 = (a * a).sum(1)[:, None] + b2[None, :] - 2 * (a @ b.T)
     return np.sqrt(np.maximum(d2, 0) / a.shape[1])
 
 
@@ -61,14 +62,12 @@ def features(small: np.ndarray, masks: np.ndarray, align: Alignment, scale: floa
     """small (N,h,w,3) uint8 frames and masks (N,h,w) at `scale` of full resolution.
 
     Each frame is warped so that its anchor lands at the centre column, 80% down, and the
-    character is about 60% of the feature height; mirroring about the centre column then
-    mirrors about the body's own axis (used to detect a change of facing).
+    character is about 60% of the feature height (so that mirroring about the centre
+    column mirrors about the body's own axis: head_rows, for FACING).
     """
     out = _aligned(small, masks, align, scale, char_height, FEATURE_SIDE, (0.0, 1.0))
-    n = len(out)
-    vec = out.reshape(n, -1)
-    mir = out[:, :, ::-1].reshape(n, -1)
-    return Features(vec, mir, rms_distances(vec, vec))
+    vec = out.reshape(len(out), -1)
+    return Features(vec, rms_distances(vec, vec))
 
 
 HEAD_SIDE = 96  # the canvas of the head rows FACING compares (see head_rows)
@@ -79,14 +78,15 @@ def head_rows(small: np.ndarray, masks: np.ndarray, align: Alignment, scale: flo
               char_height: float) -> np.ndarray:
     """The head and shoulders of every frame, aligned as `features` aligns a frame but on
     a HEAD_SIDE canvas, as vectors (N, D) (row-major (rows, HEAD_SIDE, 4): mirrored,
-    reversed along HEAD_SIDE). The character spans
-    rows 20%..80% of the canvas; rows 10%..35% hold its top two fifths and what rises
-    above it. The arms and torso are left out: a strike or a lunge moves them to the
-    other side of the anchor for as long as a turn lasts, while the head keeps facing the
-    same way. At 48 px a canvas gave a head ~8 px tall: a chibi's round head, pixel art or
-    a slow turn in a dress, turned, sat as near the opening poses as their mirrors, and a
-    greatsword held up behind the head read as a turn (an independent trial's 19 clips:
-    5 of 9 turns, 1 false flag in 10 decoys; at 96 px, 6 of 9 and none)."""
+    reversed along HEAD_SIDE). The character spans rows 20%..80% of the canvas; rows
+    10%..35% hold its top two fifths and what rises above it. The arms and torso are left
+    out: a strike or a lunge moves them to the other side of the anchor for as long as a
+    turn lasts, while the head keeps facing the same way. On the window's 48 px canvas a
+    head is ~8 px tall: a slow turn in a dress, turned, sat as near the opening poses as
+    their mirrors, and a greatsword held up behind the head read as a turn (an
+    independent trial's 19 clips: 5 of 9 turns, 1 false flag in 10 decoys; at 96 px, 6
+    of 9 and none; a chibi's round head, a pixel-art hero and a monk mid-walk are missed
+    on both)."""
     out = _aligned(small, masks, align, scale, char_height, HEAD_SIDE, HEAD_ROWS)
     return out.reshape(len(out), -1)
 
