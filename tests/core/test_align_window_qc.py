@@ -287,6 +287,23 @@ def test_a_weapon_held_over_the_head_is_not_a_turn(name):
     assert "FACING" not in res.qc, res.qc
 
 
+def test_the_head_rows_are_the_top_of_the_whole_canvas():
+    """window.head_rows warps only rows 10%..35% of a HEAD_SIDE canvas: they are those
+    rows of the whole canvas drawn the same way, value for value (an offset in the row
+    shift would compare the chest, or the air above the head)."""
+    from comfy_nodes.core import window
+
+    fx = fixture("walk")
+    d = pipeline._decide(fx.clip, DEFAULT_RECIPES["walk"])
+    height = float(np.nanmedian(d.measures.height))
+    side = window.HEAD_SIDE
+    whole = window._aligned(d.small, d.masks, d.alignment, d.scale, height, side, (0.0, 1.0))
+    r0, r1 = int(window.HEAD_ROWS[0] * side), int(window.HEAD_ROWS[1] * side)
+    rows = window.head_rows(d.small, d.masks, d.alignment, d.scale, height)
+    assert whole[:, r0:r1].any()  # the head is there to compare
+    assert np.array_equal(rows.reshape(len(rows), r1 - r0, side, 4), whole[:, r0:r1])
+
+
 def test_a_held_strike_is_not_a_turn():
     """A whip attack made by another generator than tests/footage.py (an independent trial
     of issue 9; 448x448, 53 frames at 24 fps, a figure drawn by that generator): the
