@@ -156,9 +156,16 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     deep, src = _unspilled(p, plate, depth, wrap, r, ref, key)
     # The frame's own colours, where the spill cannot reach (none: a thin character).
     frame_palette = palette(gather(src, np.flatnonzero(deep))) if deep.any() else None
-    edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving, frame_palette)
-    C, prior, local = _candidates(src, deep, frame_palette, edge, wrap, ref, ink, key.noise,
-                                  key.channel)
+    # A part blurred wider than the wrap is un-mixed against the portrait's colours and
+    # those the frame wears that the portrait lacks (a hit flash's tint), once a frame.
+    known = ref
+    if ref is not None and frame_palette is not None:
+        behind = gather(plate, np.flatnonzero(sil.outer)[::WORN_SAMPLE])
+        known = np.concatenate([ref, _worn_colours(frame_palette, ref, behind, key.noise,
+                                                   key.channel)])
+    edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving, known)
+    C, prior, local = _candidates(src, deep, frame_palette, edge, wrap, ref, known, ink,
+                                  key.noise)
     solved = _solve(edge, C, prior, key, ref)
     if ink is not None:
         solved = _ink_mix(edge, solved, ink)
@@ -260,17 +267,17 @@ def _this_frames_plate(p: np.ndarray, plate: np.ndarray, sil: Silhouette) -> np.
 
 def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndarray,
                r: int, wrap: int, key: KeyModel, ref: np.ndarray | None,
-               moving: np.ndarray | None, frame_palette: np.ndarray | None) -> _Edge:
+               moving: np.ndarray | None, known: np.ndarray | None) -> _Edge:
     """Near the edge, or anywhere the colour is barely off the backdrop (a gap between
     limbs, a motion-blurred part): the pixels that may be a mix to un-mix. r: the rim's
-    width in this frame (_soft_edge); frame_palette: the frame's colours where the spill
-    cannot reach, or None."""
+    width in this frame (_soft_edge); known: the portrait's colours and those the frame
+    wears that it lacks (_worn_colours), None without the portrait."""
     h, w = depth.shape
     outer = sil.outer
     weak = sil.distance < WEAK_DISTANCE * key.threshold
     zone = (outer > 0) & ((depth <= wrap) | weak)
     deeper = np.zeros_like(zone)
-    if ref is not None:
+    if ref is not None and known is not None:
         # Deeper: a part blurred all through (a fast arm), whose colour is a portrait
         # colour mixed with the backdrop: where the silhouette moved, at under
         # UNBLUR_SHARE of it, or a colour the frame wears and the portrait lacks (a hit
@@ -284,11 +291,6 @@ def _edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndar
             was_moving = np.zeros(len(at), bool) if moving is None else gather(moving, at)
             blurred = np.zeros(len(at), bool)
             if was_moving.any():
-                known = ref  # ... or of a colour this frame wears, which the portrait lacks
-                if frame_palette is not None:
-                    known = np.concatenate([ref, _worn_colours(frame_palette, ref,
-                                                               Bd[was_moving],
-                                                               key.noise, key.channel)])
                 blurred[was_moving] = despill.blurred_mix(
                     Pd[was_moving], Bd[was_moving], known, key.noise, despill.UNBLUR_SHARE)[0]
             still = ~was_moving
@@ -397,13 +399,15 @@ def _unspilled(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, wrap: int, r
 
 
 def _candidates(p: np.ndarray, deep: np.ndarray, frame_palette: np.ndarray | None,
-                edge: _Edge, wrap: int, ref: np.ndarray | None, ink: np.ndarray | None,
-                noise: float, key_channel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                edge: _Edge, wrap: int, ref: np.ndarray | None, known: np.ndarray | None,
+                ink: np.ndarray | None, noise: float) -> tuple[
+                    np.ndarray, np.ndarray, np.ndarray]:
     """Candidate colours of the character for every zone pixel, (M, K, 3): the nearby
     unreachable interior (deep, (H, W) uint8) at two reaches (a part's own colour, then its
     neighbourhood), the frame's unreachable palette (frame_palette, (k, 3), or None where
     nothing is unreachable), the portrait's and its ink outline's;
-    their prior costs (K,); and the part's own colour (M, 3), NaN where none is near."""
+    their prior costs (K,); and the part's own colour (M, 3), NaN where none is near.
+    known: the colours the frame's mixed ones are un-blurred against (see _refine)."""
     box, zb, B = edge.box, edge.mask, edge.B
     pal = [frame_palette] if frame_palette is not None else []
     n_frame = len(pal[0]) if pal else 0
@@ -431,10 +435,7 @@ def _candidates(p: np.ndarray, deep: np.ndarray, frame_palette: np.ndarray | Non
     # (a strand, a thin blade). Measured on yellow strands on a blue screen: edge +12.2 ->
     # +8.4.
     unblurred = edge.translucent | edge.rim
-    if ref is not None and unblurred.any():
-        known = ref  # ... or of a colour the frame wears and the portrait lacks
-        if n_frame:
-            known = np.concatenate([ref, _worn_colours(pal[0], ref, B, noise, key_channel)])
+    if known is not None and unblurred.any():
         despill.unblur(C, B, unblurred, known, noise, 2 + n_frame)
     return C, prior, local
 
@@ -443,6 +444,7 @@ def _candidates(p: np.ndarray, deep: np.ndarray, frame_palette: np.ndarray | Non
 # at most this share of the backdrop's key excess, that is no blurred mix of another, is
 # one the character wears in this frame only (see _worn_colours).
 WORN_DISTANCE = 20.0
+WORN_SAMPLE = 16  # every this many pixels of the silhouette: the backdrop behind it
 WORN_KEY_SHARE = 0.25
 
 
@@ -452,8 +454,8 @@ def _worn_colours(frame: np.ndarray, ref: np.ndarray, B: np.ndarray, noise: floa
     hit-flash's tint, a lit effect. A part blurred wider than the wrap is un-mixed against
     them as against the portrait's own (its nearby "interior" is itself a mix). Left out:
     colours near a portrait colour, colours with much of the backdrop's hue (the key
-    channel's excess over the other two, against that of the backdrop B (M, 3) the zone
-    sees, by its median), and any colour on the line from that backdrop to another colour
+    channel's excess over the other two, against that of the backdrop B (M, 3) behind
+    the silhouette, by its median), and any colour on the line from that backdrop to another colour
     of the frame or the portrait (a blur's ramp, whose k-means centres lie 20-25 levels
     apart along it: judged by the line alone, as blurred_mix's "own colour" test would let
     each centre shield its neighbour). Measured on an independent trial's hit-flashes: a
