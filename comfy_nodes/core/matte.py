@@ -595,9 +595,9 @@ def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
     # the opaque rings just inside it nearby (a Gaussian twice the rim's width: the rings
     # of the same part), and grows outward as it falls inward.
-    opacity = _rim_opacity(t, dep, r, light_outlined, solved.blurred, edge.moved,
-                           _nearby(edge.mask, max(2.0 * r, 4.0)))
-    a = np.where(rim, _rim_coverage(t, 1.0 - opacity),
+    wrap = _rim_wrap(t, dep, r, light_outlined, solved.blurred, edge.moved,
+                     _nearby(edge.mask, max(2.0 * r, 4.0)))
+    a = np.where(rim, _rim_coverage(t, wrap),
                  np.where(solved.blurred, t, 1.0))
     if light_outlined:
         a, Fp = outline.rim_alpha(edge.P, edge.B, interior, light, rim, dep, a, Fp, ref, noise)
@@ -646,22 +646,22 @@ def _nearby(zone: np.ndarray, sigma: float) -> Nearby:
     return average
 
 
-def _rim_opacity(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool,
-                 blurred: np.ndarray, moved: np.ndarray, nearby: Nearby) -> np.ndarray:
-    """(M,) the share of character an opaque pixel at each depth keeps under the wrap: the
+def _rim_wrap(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool,
+              blurred: np.ndarray, moved: np.ndarray, nearby: Nearby) -> np.ndarray:
+    """(M,) the share of backdrop the wrap puts in an opaque pixel at each depth: the
     wrap seen on the two opaque rings just inside the rim near it (`nearby`), extended
     outward along the line through them (a wrap fades inward), at most WRAP_AT_RIM, and
     at most MOVING_RIM_WRAP where the silhouette moved (`moved`: the rings may be a blur).
     A ring's pixels that carry more backdrop than the wrap allows (`blurred`: a part
     blurred by motion, translucent all through) tell its coverage, not the wrap: they are
-    left out, and where no opaque ring is near, nothing is divided. Measured, against the
+    left out, and where no opaque ring is near, there is none. Measured, against the
     ring's median over the whole frame: an independent trial's 20 clips, IoU +0.002 on
     average (a 720p wizard in a near-key robe +0.010, a pixel-art hurt +0.008), none
     worse by over 0.001; the fixtures' blurred attacks and skills +0.003."""
     ring2 = (dep > r) & (dep <= r + 1) & ~blurred
     ring3 = (dep > r + 1) & (dep <= r + 2) & ~blurred
     if light_outlined or ring2.sum() <= 8:
-        return np.ones_like(t)
+        return np.zeros_like(t)
     seen = np.clip(1.0 - t, 0.0, WRAP_AT_RIM)
     w2, near2 = nearby(seen, ring2)
     w2 = np.where(near2 > NEAR_SUPPORT, w2, 0.0)
@@ -670,7 +670,7 @@ def _rim_opacity(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool,
         w3, near3 = nearby(seen, ring3)
         w3 = np.where(near3 > NEAR_SUPPORT, np.minimum(w3, w2), w2)
     wrap = np.clip(w2 + (w2 - w3) * (r + 1 - dep), w2, WRAP_AT_RIM)
-    return 1.0 - np.where(moved, np.minimum(wrap, MOVING_RIM_WRAP), wrap)
+    return np.where(moved, np.minimum(wrap, MOVING_RIM_WRAP), wrap)
 
 
 def _pack(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:

@@ -1029,7 +1029,7 @@ def test_an_opaque_rim_under_a_wrap_fading_inward_is_opaque(w0, beyond, r):
     wrap = w0 * np.clip(1 - (dep - 1) / (reach - 1), 0, 1)
     half = (dep == 1) & (np.arange(len(dep)) % 20 < 15)  # most of the outer ring
     t = np.where(half, 0.5, 1.0) * (1 - wrap)
-    alpha = t / _rim_opacity(t, dep, r)
+    alpha = t / (1 - _rim_wrap(t, dep, r))
     rim = dep <= r
     assert np.allclose(alpha[rim & ~half], 1.0, atol=1e-4)
     assert np.allclose(alpha[half], 0.5, atol=1e-4)
@@ -1040,27 +1040,25 @@ def _everywhere(values: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.full(len(values), values[ring].mean()), np.ones(len(values))
 
 
-def _rim_opacity(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool = False,
-                 blurred: np.ndarray | None = None,
-                 moved: np.ndarray | None = None) -> np.ndarray:
+def _rim_wrap(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool = False,
+              blurred: np.ndarray | None = None, moved: np.ndarray | None = None) -> np.ndarray:
     none = np.zeros(len(t), bool)
-    return matte._rim_opacity(t, dep, r, light_outlined,
-                              none if blurred is None else blurred,
-                              none if moved is None else moved, _everywhere)
+    return matte._rim_wrap(t, dep, r, light_outlined, none if blurred is None else blurred,
+                           none if moved is None else moved, _everywhere)
 
 
 def test_no_rim_correction_without_rings_inside_or_on_a_light_outline():
     dep = np.array([1.0] * 30 + [3.0] * 5, np.float32)  # too few pixels inside the rim
     t = np.full(35, 0.7, np.float32)
-    assert (_rim_opacity(t, dep, 2) == 1).all()
+    assert (_rim_wrap(t, dep, 2) == 0).all()
     dep = np.repeat(np.arange(1, 5, dtype=np.float32), 20)
-    assert (_rim_opacity(np.full(80, 0.7, np.float32), dep, 2, light_outlined=True) == 1).all()
-    # A wrap deeper than WRAP_AT_RIM is not divided out beyond it.
-    assert _rim_opacity(np.full(80, 0.3, np.float32), dep, 2).min() == (
-        pytest.approx(1 - matte.WRAP_AT_RIM))
+    assert (_rim_wrap(np.full(80, 0.7, np.float32), dep, 2, light_outlined=True) == 0).all()
+    # A wrap deeper than WRAP_AT_RIM is not taken out beyond it.
+    assert _rim_wrap(np.full(80, 0.3, np.float32), dep, 2).max() == (
+        pytest.approx(matte.WRAP_AT_RIM))
     # Rings inside that are blurred parts (more backdrop than the wrap allows) tell no wrap.
-    assert (_rim_opacity(np.full(80, 0.3, np.float32), dep, 2,
-                         blurred=np.ones(80, bool)) == 1).all()
+    assert (_rim_wrap(np.full(80, 0.3, np.float32), dep, 2,
+                      blurred=np.ones(80, bool)) == 0).all()
 
 
 @settings(max_examples=60, deadline=None)
@@ -1072,10 +1070,10 @@ def test_where_the_silhouette_moved_the_rim_is_divided_by_less_wrap(seen, r, mov
     dep = np.repeat(np.arange(1, r + 3, dtype=np.float32), 40)
     t = np.where(dep <= r, 0.4, 1.0 - seen).astype(np.float32)
     moved = (np.arange(len(t)) % 40) < 40 * moved_share
-    opacity = _rim_opacity(t, dep, r, moved=moved)
+    wrap = _rim_wrap(t, dep, r, moved=moved)
     still = min(seen, matte.WRAP_AT_RIM)
-    assert np.allclose(opacity[~moved], 1 - still, atol=1e-5)
-    assert np.allclose(opacity[moved], 1 - min(still, matte.MOVING_RIM_WRAP), atol=1e-5)
+    assert np.allclose(wrap[~moved], still, atol=1e-5)
+    assert np.allclose(wrap[moved], min(still, matte.MOVING_RIM_WRAP), atol=1e-5)
 
 
 def test_the_rim_of_a_blurred_part_is_not_divided_by_the_wrap_of_the_body():
