@@ -47,7 +47,8 @@ MAX_BLUR = 0.95
 UNBLUR_SHARE = 0.9
 UNBLUR_RESIDUAL = 20.0
 # The frame's palette holds whole parts' colours: replaced only when mostly backdrop (a
-# sword's faint trail), not when a light rim or a lit skin reads as a 60-85 % mix.
+# sword's faint trail), not when a light rim or a lit skin reads as a 60-85 % mix; unless
+# it is plainly a blur (matte._palette_shares).
 UNBLUR_PALETTE_SHARE = 0.6
 # ... unless it is within this many levels of a portrait colour: then it is that colour,
 # lit a little differently (a green shirt is a "mix" of backdrop and skin, geometrically)...
@@ -383,20 +384,19 @@ def two_mix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, other: np.ndarray) 
 
 
 def unblur(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray,
-           noise: float, columns: int) -> None:
+           noise: float, share: np.ndarray) -> None:
     """In a part blurred all through (a fast arm, a sword's trail), the colours taken from
     the frame (the "interior" nearby, the frame's palette: C[:, :columns]) are themselves
     mixes with the backdrop. Where, for the given rows, one is such a mix (`blurred_mix`)
-    at a share below UNBLUR_SHARE (UNBLUR_PALETTE_SHARE for the palette), or a portrait
-    colour moved a little toward the backdrop (at any share up to NEAR_MIX_SHARE), the
-    portrait's colour replaces it (in place)."""
+    at a share below its column's limit (share, (columns,)), or a portrait colour moved
+    a little toward the backdrop (at any share up to NEAR_MIX_SHARE), the portrait's
+    colour replaces it (in place)."""
+    columns = len(share)
     idx = np.nonzero(rows)[0]
     block = C[idx, :columns]  # (m, columns, 3), a copy: every column in one un-mixing
     c = block.reshape(-1, 3)
-    share = np.tile(np.where(np.arange(columns) < 2, UNBLUR_SHARE, UNBLUR_PALETTE_SHARE),
-                    len(idx))
     mixed, f, _ = blurred_mix(c, np.repeat(B[idx], columns, axis=0), reference, noise,
-                              share)
+                              np.tile(share, len(idx)))
     c[mixed] = f[mixed]
     C[idx, :columns] = block
 

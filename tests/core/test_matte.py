@@ -404,17 +404,18 @@ def test_a_wide_blur_of_a_colour_the_portrait_lacks_is_unmixed_against_it():
 
 
 @pytest.mark.parametrize("moved", [True, False])
-@pytest.mark.parametrize("width", [40, 60])
+@pytest.mark.parametrize("width", [40, 60, 90, 120])
 def test_a_linear_blur_ramp_is_unmixed_to_its_part(moved, width):
-    """A red bar whose edge ramps linearly from 95 % to 30 % red over 40-60 px (a motion
-    blur's ramp), with the portrait's red and skin: alpha follows the ramp and the colour
-    stays red. k-means puts several frame-palette centres along such a ramp; none of them
-    may count as a colour the character wears (matte._worn_colours), or the ramp is kept
-    as its mixes (measured so: alpha off by 0.30-0.36, colour by 50-57 levels). A known
-    limit: over 90 px a palette centre lands at 60-65 % red, which the frame's palette
-    keeps as a colour (despill.UNBLUR_PALETTE_SHARE): a few columns there come out
-    opaque (alpha off by 0.06 on average; 0.01-0.06 here, by where k-means puts its
-    centres)."""
+    """A red bar whose edge ramps linearly from 95 % to 30 % red over 40-120 px (a motion
+    blur's ramp), with the portrait's red and skin: alpha follows the ramp in every
+    column and the colour stays red. k-means puts several frame-palette centres along
+    such a ramp; none of them may count as a colour the character wears
+    (matte._worn_colours), or the ramp is kept as its mixes (measured so: alpha off by
+    0.30-0.36, colour by 50-57 levels). Nor may a centre at 60-90 % red be kept as a
+    colour because the frame's palette holds whole parts (despill.UNBLUR_PALETTE_SHARE):
+    it lies 20+ levels off every shade of the portrait's colours, a blur of one (measured
+    so: columns off by 0.33-0.40, 0.04-0.08 on average, the colour by 8-14 levels; now
+    0.10 at most, 0.01 on average, 1-3 levels)."""
     share = np.linspace(0.95, 0.3, width, dtype=np.float32)
     frame, key = _painted([((slice(100, 340), slice(150, 250)), RED),
                            ((slice(100, 340), slice(250, 250 + width)),
@@ -428,8 +429,9 @@ def test_a_linear_blur_ramp_is_unmixed_to_its_part(moved, width):
                        moving=moving)
     band = out[130:310, 250:250 + width]
     alpha = band[..., 3].astype(np.float32).mean(0) / 255
-    assert float(np.abs(alpha - share).mean()) < 0.08
-    assert float(np.abs(band[..., :3].astype(np.float32) - RED).max(-1).mean()) < 15
+    assert float(np.abs(alpha - share).max()) < 0.15
+    assert float(np.abs(alpha - share).mean()) < 0.03
+    assert float(np.abs(band[..., :3].astype(np.float32) - RED).max(-1).mean()) < 6
 
 
 _LIT_STRIPE = [(217, 150, 130), (69, 78, 10), (19, 4, 44), (208, 150, 233), (128, 150, 248),
