@@ -395,8 +395,11 @@ def unblur(C: np.ndarray, B: np.ndarray, rows: np.ndarray, reference: np.ndarray
     idx = np.nonzero(rows)[0]
     block = C[idx, :columns]  # (m, columns, 3), a copy: every column in one un-mixing
     c = block.reshape(-1, 3)
-    mixed, f, _ = blurred_mix(c, np.repeat(B[idx], columns, axis=0), reference, noise,
-                              np.tile(share, len(idx)))
+    b = np.repeat(B[idx], columns, axis=0)
+    mixed, f, _ = blurred_mix(c, b, reference, noise, np.tile(share, len(idx)))
+    # A candidate equal to its backdrop stands for a missing one (never chosen): as a
+    # "mix" at no share it would become whichever portrait colour ties first, at its cost.
+    mixed &= (c != b).any(1)
     c[mixed] = f[mixed]
     C[idx, :columns] = block
 

@@ -176,6 +176,27 @@ def test_blurred_mix_judges_each_pair_as_alone(pairs):
         assert alone[2][0] == t[i]
 
 
+@settings(max_examples=100, deadline=None)
+@given(reference=st.lists(_colour, min_size=1, max_size=8), b=_backdrop,
+       t=st.floats(0.3, 0.8))
+def test_unblur_leaves_a_missing_candidate_missing(reference, b, t):
+    """A candidate equal to its backdrop stands for one that is missing (a thin strand
+    has no interior nearby): unblur leaves it so, never chosen, while a real blur beside
+    it is un-mixed. As a "mix" at no share it became whichever portrait colour tied
+    first, at the part's own cost: an ink barbarian's orange strands on blue came out as
+    his grey pauldron's colour (edge +6.9; +6.4 without)."""
+    ref = np.stack(reference)
+    f = ref[0]
+    assume(float(np.linalg.norm(f - b)) > 60 and despill.shade_distance(b[None], ref)[0] > 40)
+    blur = np.round(t * f + (1 - t) * b)
+    C = np.stack([b, b, blur])[None].astype(np.float32)
+    despill.unblur(C, b[None], np.array([True]), ref, 2.0,
+                   np.full(3, despill.UNBLUR_SHARE, np.float32))
+    assert np.array_equal(C[0, :2], np.stack([b, b]))
+    assert np.linalg.norm(C[0, 2] - blur) > 1  # the blur is replaced by a portrait colour
+    assert despill.shade_distance(C[0, 2:], ref)[0] < 1e-3
+
+
 @settings(max_examples=200, deadline=None)
 @given(f=_colour, b=_backdrop, d=st.floats(14.0, 24.0))
 def test_a_portrait_colour_a_little_toward_the_backdrop_is_a_mix(f, b, d):
