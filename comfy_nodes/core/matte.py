@@ -443,32 +443,34 @@ def _candidates(p: np.ndarray, deep: np.ndarray, frame_palette: np.ndarray | Non
     return C, prior, local
 
 
-def _palette_shares(frame_palette: np.ndarray, B: np.ndarray, known: np.ndarray,
-                    noise: float) -> np.ndarray:
-    """(k,) the share of a colour the character wears (the portrait's or the frame's own:
-    known) below which each of the frame's palette colours (k, 3) is un-mixed as a blur
-    (despill.unblur). A palette colour that is such a blur as a pixel would be judged one
-    (_blurred_parts, against the zone's median backdrop, of B (M, 3)), within
-    PALETTE_BLUR_RESIDUAL of its mix line, is a blur at any share up to UNBLUR_SHARE:
-    k-means puts centres along a long blur's ramp. Any other is a part's own colour,
-    un-mixed only when mostly backdrop (UNBLUR_PALETTE_SHARE). Measured (edge excess): an
-    independent trial's pale runner on blue, whose palette held her grey at 67 % and
-    76 %, +7.8 -> +6.2; a hit-flash hurt on blue +6.8 -> +4.0 (passes), a white
-    swordswoman's +8.6 -> +7.0; a 90 px ramp's columns off by 0.37 -> 0.01. Trials 12-18
-    and the fixtures: nothing worse than a shaded red skill's -4.2 -> -6.3 (bound -8)."""
-    back = np.broadcast_to(np.median(B, axis=0).astype(np.float32), frame_palette.shape)
-    blur = (_blurred_parts(frame_palette, back, np.zeros(len(back), np.float32), known,
-                           noise)
-            & (despill.mix_distance(frame_palette, back, known) <= PALETTE_BLUR_RESIDUAL))
-    return np.where(blur, despill.UNBLUR_SHARE, despill.UNBLUR_PALETTE_SHARE)
-
-
 # A palette colour is a k-means centre, an average without the pixels' noise: a blur's
 # lies within this many levels of its mix line (4.5 for a pale runner's on blue, 3.5-7
 # for a flash tint's, 0 on a clean ramp); a two parts' boundary smeared by the video's
 # 4:2:0 chroma lay 17 from a red's line, and read so came out 6 % see-through, 4 px
 # inside a body (at 10 levels, a flash-tinted swordswoman +7.0 -> +7.3).
 PALETTE_BLUR_RESIDUAL = 15.0
+
+
+def _palette_shares(frame_palette: np.ndarray, B: np.ndarray, known: np.ndarray,
+                    noise: float) -> np.ndarray:
+    """(k,) the share of a colour the character wears (the portrait's or the frame's own:
+    known) below which each of the frame's palette colours (k, 3) is un-mixed as a blur
+    (despill.unblur). A palette colour that is such a blur as a pixel would be judged one
+    (_blurred_parts at no wrap, so at most 1 - BLUR_MARGIN of it the colour, against the
+    zone's median backdrop, of B (M, 3)), within PALETTE_BLUR_RESIDUAL of the nearest
+    mix line of a known colour, is un-mixed at any share up to UNBLUR_SHARE: k-means puts
+    centres along a long blur's ramp. Any other is a part's own colour, un-mixed only
+    when mostly backdrop (UNBLUR_PALETTE_SHARE). Measured (edge excess): an independent
+    trial's pale runner on blue, whose palette held her grey at 67 % and 76 %, +7.8 ->
+    +6.2; a hit-flash hurt on blue +6.8 -> +4.0 (passes), a white swordswoman's +8.6 ->
+    +7.0; a 90 px ramp's worst column off by 0.37 -> 0.10. Trials 12-18 and the
+    fixtures: nothing worse than a shaded red skill's -4.2 -> -6.3 (bound -8)."""
+    back = np.broadcast_to(np.median(B, axis=0).astype(np.float32), frame_palette.shape)
+    blur = (_blurred_parts(frame_palette, back, np.zeros(len(back), np.float32), known,
+                           noise)
+            & (despill.mix_distance(frame_palette, back, known) <= PALETTE_BLUR_RESIDUAL))
+    return np.where(blur, despill.UNBLUR_SHARE, despill.UNBLUR_PALETTE_SHARE)
+
 
 # A colour of the frame this many levels from every portrait colour (shaded or lit), with
 # at most this share of the backdrop's key excess, that is no blurred mix of another, is
