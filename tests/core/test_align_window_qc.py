@@ -260,8 +260,7 @@ def test_a_turn_that_shows_the_far_side_is_facing(name, action):
     back (0.7 s) and stands turned for 1.6 s. Turned, the first two heads sat 0.5-0.8 of
     the signal from the nearest mirrored opening pose (a mirrored turn within 0.07-0.32,
     on a 48 px canvas), though nearer it than any unmirrored one: requiring a close mirror
-    match
-    (to clear an axe held over the head, see docs/quality.md) missed both. The lady's
+    match (to clear an axe held over the head, see docs/quality.md) missed both. The lady's
     head, compared on a 48 px canvas (about 8 px tall), sat as near the opening poses as
     their mirrors; on window.HEAD_SIDE's 96 px it turns."""
     from comfy_nodes.core import video
