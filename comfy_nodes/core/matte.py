@@ -154,18 +154,9 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     wrap = _wrap_depth(*full)
     r = _soft_edge(sil.distance, depth, sil.r, wrap)  # sil.r, or wider on soft art
     deep, src = _unspilled(p, plate, depth, wrap, r, ref, key)
-    # The frame's own colours, where the spill cannot reach (none: a thin character).
-    frame_palette = palette(gather(src, np.flatnonzero(deep))) if deep.any() else None
-    # A part blurred wider than the wrap is un-mixed against the portrait's colours and
-    # those the frame wears that the portrait lacks (a hit flash's tint), once a frame.
-    known = ref
-    if ref is not None and frame_palette is not None:
-        behind = gather(plate, np.flatnonzero(sil.outer)[::WORN_SAMPLE])
-        known = np.concatenate([ref, _worn_colours(frame_palette, ref, behind, key.noise,
-                                                   key.channel)])
-    edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving, known)
-    C, prior, local = _candidates(src, deep, frame_palette, edge, wrap, ref, known, ink,
-                                  key.noise)
+    colours = _frame_colours(src, deep, plate, sil.outer, ref, key)
+    edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving, colours.known)
+    C, prior, local = _candidates(src, deep, colours, edge, wrap, ref, ink, key.noise)
     solved = _solve(edge, C, prior, key, ref)
     if ink is not None:
         solved = _ink_mix(edge, solved, ink)
@@ -398,18 +389,41 @@ def _unspilled(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, wrap: int, r
     return deep, src
 
 
-def _candidates(p: np.ndarray, deep: np.ndarray, frame_palette: np.ndarray | None,
-                edge: _Edge, wrap: int, ref: np.ndarray | None, known: np.ndarray | None,
-                ink: np.ndarray | None, noise: float) -> tuple[
-                    np.ndarray, np.ndarray, np.ndarray]:
+class _FrameColours(NamedTuple):
+    """What a frame's interior beyond the spill's reach tells of its colours."""
+
+    palette: np.ndarray | None  # (k, 3) its main colours; None: nothing is out of reach
+    known: np.ndarray | None  # the portrait's colours and those the frame wears it lacks
+    palette_share: np.ndarray | None  # (k,) the share of a known colour below which each
+    # palette colour is un-mixed as a blur (_palette_shares)
+
+
+def _frame_colours(src: np.ndarray, deep: np.ndarray, plate: np.ndarray, outer: np.ndarray,
+                   ref: np.ndarray | None, key: KeyModel) -> _FrameColours:
+    """The frame's own colours where the spill cannot reach (deep, of src), and, with the
+    portrait's (ref), those the frame wears that the portrait lacks (a hit flash's tint:
+    _worn_colours), against which a part blurred wider than the wrap is un-mixed, and how
+    far each palette colour is taken for a blur: both judged against one backdrop colour,
+    the median behind the silhouette (outer) on this frame's plate."""
+    pal = palette(gather(src, np.flatnonzero(deep))) if deep.any() else None
+    if ref is None or pal is None:
+        return _FrameColours(pal, ref, None)
+    back = np.median(gather(plate, np.flatnonzero(outer)[::WORN_SAMPLE]), axis=0)
+    known = np.concatenate([ref, _worn_colours(pal, ref, back, key.noise, key.channel)])
+    return _FrameColours(pal, known, _palette_shares(pal, back, known, key.noise))
+
+
+def _candidates(p: np.ndarray, deep: np.ndarray, colours: _FrameColours, edge: _Edge,
+                wrap: int, ref: np.ndarray | None, ink: np.ndarray | None,
+                noise: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate colours of the character for every zone pixel, (M, K, 3): the nearby
     unreachable interior (deep, (H, W) uint8) at two reaches (a part's own colour, then its
-    neighbourhood), the frame's unreachable palette (frame_palette, (k, 3), or None where
-    nothing is unreachable), the portrait's and its ink outline's;
-    their prior costs (K,); and the part's own colour (M, 3), NaN where none is near.
-    known: the colours the frame's mixed ones are un-blurred against (see _refine)."""
+    neighbourhood), the frame's unreachable palette (colours.palette), the portrait's and
+    its ink outline's; their prior costs (K,); and the part's own colour (M, 3), NaN where
+    none is near. The frame's colours that are blurred mixes are un-blurred against
+    colours.known."""
     box, zb, B = edge.box, edge.mask, edge.B
-    pal = [frame_palette] if frame_palette is not None else []
+    pal = [colours.palette] if colours.palette is not None else []
     n_frame = len(pal[0]) if pal else 0
     if ref is not None:
         pal.append(ref)
@@ -435,12 +449,13 @@ def _candidates(p: np.ndarray, deep: np.ndarray, frame_palette: np.ndarray | Non
     # (a strand, a thin blade). Measured on yellow strands on a blue screen: edge +12.2 ->
     # +8.4.
     unblurred = edge.translucent | edge.rim
-    if known is not None and unblurred.any():
+    if colours.known is not None and unblurred.any():
         share = np.full(2 + n_frame, despill.UNBLUR_SHARE, np.float32)
-        if n_frame:
-            share[2:] = _palette_shares(pal[0], B, known, noise)
-        despill.unblur(C, B, unblurred, known, noise, share)
+        if colours.palette_share is not None:
+            share[2:] = colours.palette_share
+        despill.unblur(C, B, unblurred, colours.known, noise, share)
     return C, prior, local
+
 
 
 # A palette colour is a k-means centre, an average without the pixels' noise: a blur's
@@ -451,13 +466,13 @@ def _candidates(p: np.ndarray, deep: np.ndarray, frame_palette: np.ndarray | Non
 PALETTE_BLUR_RESIDUAL = 15.0
 
 
-def _palette_shares(frame_palette: np.ndarray, B: np.ndarray, known: np.ndarray,
+def _palette_shares(frame_palette: np.ndarray, back: np.ndarray, known: np.ndarray,
                     noise: float) -> np.ndarray:
     """(k,) the share of a colour the character wears (the portrait's or the frame's own:
     known) below which each of the frame's palette colours (k, 3) is un-mixed as a blur
     (despill.unblur). A palette colour that is such a blur as a pixel would be judged one
     (_blurred_parts at no wrap, so at most 1 - BLUR_MARGIN of it the colour, against the
-    zone's median backdrop, of B (M, 3)), within PALETTE_BLUR_RESIDUAL of the nearest
+    backdrop colour `back` (3,)), within PALETTE_BLUR_RESIDUAL of the nearest
     mix line of a known colour, is un-mixed at any share up to UNBLUR_SHARE: k-means puts
     centres along a long blur's ramp. Any other is a part's own colour, un-mixed only
     when mostly backdrop (UNBLUR_PALETTE_SHARE). Measured (edge excess): an independent
@@ -465,10 +480,9 @@ def _palette_shares(frame_palette: np.ndarray, B: np.ndarray, known: np.ndarray,
     +6.2; a hit-flash hurt on blue +6.8 -> +4.0 (passes), a white swordswoman's +8.6 ->
     +7.0; a 90 px ramp's worst column off by 0.37 -> 0.10. Trials 12-18 and the
     fixtures: nothing worse than a shaded red skill's -4.2 -> -6.3 (bound -8)."""
-    back = np.broadcast_to(np.median(B, axis=0).astype(np.float32), frame_palette.shape)
-    blur = (_blurred_parts(frame_palette, back, np.zeros(len(back), np.float32), known,
-                           noise)
-            & (despill.mix_distance(frame_palette, back, known) <= PALETTE_BLUR_RESIDUAL))
+    B = np.broadcast_to(np.asarray(back, np.float32), frame_palette.shape)
+    blur = (_blurred_parts(frame_palette, B, np.zeros(len(B), np.float32), known, noise)
+            & (despill.mix_distance(frame_palette, B, known) <= PALETTE_BLUR_RESIDUAL))
     return np.where(blur, despill.UNBLUR_SHARE, despill.UNBLUR_PALETTE_SHARE)
 
 
@@ -480,15 +494,15 @@ WORN_SAMPLE = 16  # every this many pixels of the silhouette: the backdrop behin
 WORN_KEY_SHARE = 0.25
 
 
-def _worn_colours(frame: np.ndarray, ref: np.ndarray, B: np.ndarray, noise: float,
+def _worn_colours(frame: np.ndarray, ref: np.ndarray, back: np.ndarray, noise: float,
                   key_channel: int) -> np.ndarray:
     """(k, 3) the colours of the frame's palette (K, 3) that the portrait (ref) lacks: a
     hit-flash's tint, a lit effect. A part blurred wider than the wrap is un-mixed against
     them as against the portrait's own (its nearby "interior" is itself a mix). Left out:
     colours near a portrait colour, colours with much of the backdrop's hue (the key
-    channel's excess over the other two, against that of the backdrop B (M, 3) behind
-    the silhouette, by its median), and any colour on the line from that backdrop to another colour
-    of the frame or the portrait (a blur's ramp, whose k-means centres lie 20-25 levels
+    channel's excess over the other two, against that of the backdrop colour `back`
+    (3,)), and any colour on the line from that backdrop to another colour of the frame
+    or the portrait (a blur's ramp, whose k-means centres lie 20-25 levels
     apart along it: judged by the line alone, as blurred_mix's "own colour" test would let
     each centre shield its neighbour). Measured on an independent trial's hit-flashes: a
     red flash on a blue-shirted hurt on blue, edge +13.0 -> +8.4; a white swordswoman's,
@@ -497,7 +511,7 @@ def _worn_colours(frame: np.ndarray, ref: np.ndarray, B: np.ndarray, noise: floa
     too where the silhouette moved (_edge_zone): the swordswoman's flash-tinted head,
     blurred in her knock-back, had come out as opaque green blotches (edge +12.9 -> +8.5;
     the blue hurt +6.9 -> +6.4; no other clip of 72 or fixture moved)."""
-    back = np.median(B, axis=0).astype(np.float32)[None]
+    back = np.asarray(back, np.float32).reshape(1, 3)
     far = despill.shade_distance(frame, ref) > WORN_DISTANCE
     hue = (despill.key_excess(frame, key_channel)
            <= WORN_KEY_SHARE * despill.key_excess(back, key_channel))
