@@ -191,7 +191,8 @@ def _decide(clip: Clip, recipe: Recipe) -> _Decided:
     if not is_noise and qc.cropped(masks, win.indices):
         flags.append("CROPPED")
     if not is_noise and not is_static and qc.facing(
-            window_mod.head_rows(small, masks, alignment, scale, height), rest, clip.fps):
+            window_mod.head_rows(small, masks, alignment, scale, height), feat.vectors, rest,
+            clip.fps):
         flags.append("FACING")
     lap("qc")
     return _Decided(key, scale, small, masks, measures, alignment, win, crop, flags, motion,

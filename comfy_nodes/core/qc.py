@@ -12,25 +12,29 @@ Flags are facts about the clip, not errors: the sheet is still written.
   ~25%, a still clip with noise and H.264 ~5%.
 - CROPPED: in a sheet frame, the character touches the canvas edge (more than 1% of an
   edge's length of character pixels in its outermost row or column).
-- FACING: the character turns to face the other way and stays turned: judged on the head
-  and shoulders (the top two fifths of the character: legs swap sides in every walk, and
-  a strike or a lunge carries the arms and torso across the anchor for as long as a turn
-  lasts), the mirror image of one of the opening's poses (the rest pose and the quarter
-  second after it, less any that has already turned) is closer than any of those poses
-  themselves, by 5% of the signal (5-frame running median), for a run of at least a
-  quarter of the clip and half a second, wherever in the clip it is; only when the rest
-  pose's head is clearly asymmetric (mirror distance >= 15% of the signal). A lean, a
-  hurt's recoil, a held strike, or a glance back shorter than that, is not flagged.
-  Measured on 45 clips: 10 of 11 turns flagged (walks, a run, an idle, real sprite art,
-  720p, blue screen; missed: a front-facing girl whose head is nearly symmetric) and 0 of
-  34 clean attacks, hurts, skills, walks and idles; judged on head and torso, 2 of the 34
-  were flagged (two whip attacks of another generator, their strike held 0.6 s). Trial 10's
-  two turns (a ponytail, a hat's feather) flagged, none of its 18 other clips. Trial 11's
-  two turns flagged, none of its 17 other clips. The head rows are compared on their own
-  96 px canvas (window.head_rows; the window's features are 48 px, a head ~8 px tall
-  there): trials 16-18 (56 clips of three more generators, 12 turns of 2.5-D puppets
-  that show their far side, 25 decoys) 9 of 12 turns and no false flag, against 8 of
-  12 and 2 (a weapon held over and behind the head) at 48 px.
+- FACING: the character turns to face the other way and stays turned: a frame matches the
+  mirror image of one of the opening's poses (the rest pose and the quarter second after
+  it, less any that has already turned) better than any of those poses themselves, by 5%
+  of the signal (5-frame running median), for a run of at least a quarter of the clip and
+  half a second, wherever in the clip it is. The match is judged twice and the two
+  margins averaged: on the head and shoulders (the top two fifths of the character, on
+  a 96 px canvas of their own: window.head_rows), which keep facing the same way while a
+  strike or a lunge carries the arms and torso across the anchor for as long as a turn
+  lasts, and on the whole body (the window's 48 px features), which stays unturned while
+  something raised beside the head (a wolf's tail, an axe swung up) fills the head's rows
+  on the side it faces away from. A part whose rest pose is nearly symmetric (mirror
+  distance < 15% of its signal) cannot tell and is left out; with neither, no flag. A
+  lean, a hurt's recoil, a held strike, or a glance back shorter than that, is not
+  flagged. Measured with the head and shoulders alone on 48 px, on clips since lost: on 45
+  clips 10 of 11 turns flagged (missed: a front-facing girl whose head is nearly symmetric) and 0 of 34 clean attacks,
+  hurts, skills, walks and idles; judged on head and torso, 2 of the 34 were flagged (two
+  whip attacks of another generator, their strike held 0.6 s); trials 10 and 11: their
+  four turns, none of 35 other clips. Trials 12-19 (144 clips of eight independent
+  generators, 12 turns of 2.5-D puppets that show their far side): on the head rows
+  alone at 96 px 9 of 12 turns and 3 false flags (trial 19's wolf, an axe overhead, a
+  rogue's slash: margins -0.10...-0.12 for 8-20 frames); on the whole body alone 10 of 12
+  and 2 (a knock-back, an axe attack); the mean of both 10 of 12 and none (missed: a
+  chibi whose round head is 45% of her height, a monk turning mid-walk, 12 frames of 13).
 - SMEAR (ghosting: a share of the previous frame blended into the next): where the
   previous frame showed the character and this one shows a weaker colour on the same line
   from the backdrop (cosine >= 0.95, 20-80% of the previous distance) in pixels the
@@ -79,7 +83,7 @@ import numpy as np
 from . import snap
 from .backdrop import KeyModel, colour_distance
 from .channels import dot, norm2
-from .window import HEAD_SIDE, Features, rms_distances
+from .window import FEATURE_SIDE, HEAD_SIDE, Features, rms_distances
 
 STATIC_BELOW = 0.1
 EDGE_SHARE = 0.01
@@ -169,45 +173,60 @@ def _shift_tolerant(u: np.ndarray, refs: np.ndarray, side: int, shifts: int) -> 
     return out
 
 
-def facing(u: np.ndarray, rest: int, fps: float) -> bool:
-    """Whether the character turns to face the other way and stays turned (see FACING).
-    u: every frame's head and shoulders (window.head_rows).
+def _turn_margins(u: np.ndarray, side: int, rest: int, fps: float) -> np.ndarray | None:
+    """Per frame, how much nearer the mirrored opening poses than the opening poses
+    themselves the frame's image u[t] is (rows of `side` px, 4 channels), as a share of
+    the rest pose's signal, after a 5-frame running median; None when the rest pose is
+    too symmetric to tell which way it faces (ASYMMETRY_MIN).
 
-    Each frame's head and shoulders are compared with the opening's poses (the rest pose and the
-    quarter second after it: a walk's first steps, less any that has already turned) and
-    with their mirror images, each at its nearest. A turned walk matches the mirror of the
+    The opening's poses are the rest pose and the quarter second after it: a walk's first
+    steps, less any that has already turned. A turned walk matches the mirror of the
     same step; a hurt's recoil or a lean matches neither, and against the rest pose alone
     it sat nearer the mirror image for 12+ frames (profile figures, whose mirror is only
     0.27-0.42 of the signal away, measured on the window's 48 px canvas)."""
     def mirrored(frames: np.ndarray) -> np.ndarray:  # (only the opening's are compared)
-        return u[frames].reshape(len(frames), -1, HEAD_SIDE, 4)[:, :, ::-1].reshape(
+        return u[frames].reshape(len(frames), -1, side, 4)[:, :, ::-1].reshape(
             len(frames), -1)
 
     scale = float(np.sqrt((u[rest] ** 2).mean())) or 1e-6
     # Up to 8% of the width of slack: the anchor is not exactly the body's mirror axis.
-    shifts = max(1, HEAD_SIDE // 12)
+    shifts = max(1, side // 12)
     opening = np.arange(rest, min(len(u), rest + max(1, round(OPENING_SECONDS * fps))))
-    to_mirror = _shift_tolerant(u[opening], mirrored(np.array([rest])), HEAD_SIDE,
-                                shifts)[:, 0]
+    to_mirror = _shift_tolerant(u[opening], mirrored(np.array([rest])), side, shifts)[:, 0]
     asymmetry = float(to_mirror[0])  # the rest pose's own distance to its mirror
     if asymmetry / scale < ASYMMETRY_MIN:
-        return False  # a symmetric pose cannot tell which way it faces
+        return None  # a symmetric pose cannot tell which way it faces
     # A pose of the opening that is already near the mirrored rest pose has turned (a quick
     # turn right after a still start): it is no reference. A turn came within 0.15 of the
     # signal of the mirrored rest pose, a recoil no nearer than 0.27 (on a 48 px canvas;
     # the rest pose itself, at its full asymmetry, always stays).
     opening = opening[to_mirror >= TURNED_SHARE * asymmetry]
     n_open = len(opening)
-    both = _shift_tolerant(u, np.concatenate([u[opening], mirrored(opening)]), HEAD_SIDE,
-                           shifts)
+    both = _shift_tolerant(u, np.concatenate([u[opening], mirrored(opening)]), side, shifts)
     same, turned = both[:, :n_open].min(1), both[:, n_open:].min(1)
     margin = (turned - same) / scale
     k = min(5, len(margin) - (len(margin) + 1) % 2)  # odd: n values in, n out
     if k >= 3:  # running median: a frame or two of mask noise neither makes nor breaks a run
         pad = np.pad(margin, (k // 2, k // 2), mode="edge")
         margin = np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)
-    turned_now = margin[rest + 1:] < -FACING_MARGIN
-    need = max(max(3, round(TURN_SECONDS * fps)), int(np.ceil(TURN_SHARE * len(u))))
+    return margin
+
+
+def facing(head: np.ndarray, body: np.ndarray, rest: int, fps: float) -> bool:
+    """Whether the character turns to face the other way and stays turned (see FACING).
+    head: every frame's head and shoulders (window.head_rows, HEAD_SIDE px wide); body:
+    the whole character (window.features' vectors, FEATURE_SIDE px wide).
+
+    The head tells which way the character faces where a strike carries the arms across;
+    the whole body tells it where the head's rows hold something else (a wolf's raised
+    tail beside its head read as its mirror image). A turn turns both: the margin judged
+    is their mean (of those asymmetric enough to tell)."""
+    margins = [m for m in (_turn_margins(head, HEAD_SIDE, rest, fps),
+                           _turn_margins(body, FEATURE_SIDE, rest, fps)) if m is not None]
+    if not margins:
+        return False
+    turned_now = np.mean(margins, axis=0)[rest + 1:] < -FACING_MARGIN
+    need = max(max(3, round(TURN_SECONDS * fps)), int(np.ceil(TURN_SHARE * len(head))))
     run = best = 0
     for v in turned_now:
         run = run + 1 if v else 0

@@ -314,3 +314,19 @@ def test_a_held_strike_is_not_a_turn():
     clip = video.decode(Path(__file__).parent.parent / "clips" / "attack_whip_held_strike.mp4")
     res = pipeline.process_clip(clip, "attack", DEFAULT_RECIPES["attack"])
     assert "FACING" not in res.qc, res.qc
+
+
+@pytest.mark.parametrize("name, action", [("hurt_wolf_tail_raised", "hurt"),
+                                          ("attack_axe_warrior_overhead", "attack")])
+def test_a_tail_or_an_axe_raised_beside_the_head_is_not_a_turn(name, action):
+    """Clips of an independent generator (trials/trial19.py, at half size and CRF 28): a
+    wolf recoils from a hit and raises its tail beside its head for 0.8 s; a warrior swings
+    an axe up over his head. In the head's rows the raised tail (or axe) on the side the
+    character faces away from reads as the mirror image of the rest pose, while the whole
+    body stays unturned (the wolf's margin +0.25, the far side). Judged on the head rows
+    alone, both were FACING."""
+    from comfy_nodes.core import video
+
+    clip = video.decode(Path(__file__).parent.parent / "clips" / f"{name}.mp4")
+    res = pipeline.process_clip(clip, action, DEFAULT_RECIPES[action])
+    assert "FACING" not in res.qc, res.qc
