@@ -17,24 +17,25 @@ Flags are facts about the clip, not errors: the sheet is still written.
   it, less any that has already turned) better than any of those poses themselves, by 5%
   of the signal (5-frame running median), for a run of at least a quarter of the clip and
   half a second, wherever in the clip it is. The match is judged twice and the two
-  margins averaged: on the head and shoulders (the top two fifths of the character, on
-  a 96 px canvas of their own: window.head_rows), which keep facing the same way while a
+  margins averaged: on the head and shoulders (the top two fifths of the character, on a
+  96 px canvas of their own: window.head_rows), which keep facing the same way while a
   strike or a lunge carries the arms and torso across the anchor for as long as a turn
   lasts, and on the whole body (the window's 48 px features), which stays unturned while
   something raised beside the head (a wolf's tail, an axe swung up) fills the head's rows
   on the side it faces away from. A part whose rest pose is nearly symmetric (mirror
   distance < 15% of its signal) cannot tell and is left out; with neither, no flag. A
   lean, a hurt's recoil, a held strike, or a glance back shorter than that, is not
-  flagged. Measured with the head and shoulders alone on 48 px, on clips since lost: on 45
-  clips 10 of 11 turns flagged (missed: a front-facing girl whose head is nearly symmetric) and 0 of 34 clean attacks,
-  hurts, skills, walks and idles; judged on head and torso, 2 of the 34 were flagged (two
-  whip attacks of another generator, their strike held 0.6 s); trials 10 and 11: their
-  four turns, none of 35 other clips. Trials 12-19 (144 clips of eight independent
-  generators, 12 turns of 2.5-D puppets that show their far side): on the head rows
-  alone at 96 px 9 of 12 turns and 3 false flags (trial 19's wolf, an axe overhead, a
-  rogue's slash: margins -0.10...-0.12 for 8-20 frames); on the whole body alone 10 of 12
-  and 2 (a knock-back, an axe attack); the mean of both 10 of 12 and none (missed: a
-  chibi whose round head is 45% of her height, a monk turning mid-walk, 12 frames of 13).
+  flagged. Measured with the head and shoulders alone on 48 px, on clips since lost: on
+  45 clips 10 of 11 turns flagged (missed: a front-facing girl whose head is nearly
+  symmetric) and 0 of 34 clean attacks, hurts, skills, walks and idles; judged on head
+  and torso, 2 of the 34 were flagged (two whip attacks of another generator, their
+  strike held 0.6 s); trials 10 and 11: their four turns, none of 35 other clips. Trials
+  12-19 (144 clips of eight independent generators, 12 turns of 2.5-D puppets that show
+  their far side): on the head rows alone at 96 px 9 of 12 turns and 3 false flags (trial
+  19's wolf, an axe overhead, a rogue's slash: margins -0.10...-0.12 for 8-20 frames); on
+  the whole body alone 10 of 12 and 2 (a knock-back, an axe attack); the mean of both 10
+  of 12 and none (missed: a chibi whose round head is 45% of her height, a monk turning
+  mid-walk, 12 frames of 13).
 - SMEAR (ghosting: a share of the previous frame blended into the next): where the
   previous frame showed the character and this one shows a weaker colour on the same line
   from the backdrop (cosine >= 0.95, 20-80% of the previous distance) in pixels the
