@@ -8,7 +8,7 @@ A case folder holds `clip.mp4`, `portrait.png` (the unspilled RGBA rest pose),
 (N, H, W, 4)) and `case.json` (`action`: idle, walk, run, attack, skill or hurt;
 optionally `expect_flags`, the QC flags a correct chain raises: then a case whose flags
 differ fails too, and the flags column shows the expected ones in brackets). The
-generators of trials 12-19, written by engineers who read neither the fixtures nor
+generators of trials 12-20, written by engineers who read neither the fixtures nor
 docs/quality.md, are in trials/ (see its README); their numbers are in docs/quality.md.
 Prints per case IoU, holes, edge excess vs the truth, interior error, flags and the
 verdict on the thresholds of tests/scores.py (and on the expected flags, where given);
