@@ -16,6 +16,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from .blur import normalized_blur
 from .channels import dot, norm2
 
 LUMA = np.array([0.299, 0.587, 0.114], np.float32)
@@ -186,11 +187,14 @@ def _densest(px: np.ndarray, reach: float) -> np.ndarray:
 @dataclass(frozen=True, eq=False)
 class Reference:
     """What the user's RGBA portrait tells the despill: the character's unspilled colours
-    (K, 3), and its outline's colour (3,) where the art is outlined, else None. Kept as
-    read-only float32 copies: one Reference is shared by the threads that matte cells."""
+    (K, 3); its outline's colour (3,) where the art is outlined in one colour, else None;
+    and, where it is outlined in a dark shade of each part's own colour instead, that
+    shade's brightness (ink_shade, see shaded_outline), else None. Kept as read-only
+    float32 copies: one Reference is shared by the threads that matte cells."""
 
     palette: np.ndarray
     outline: np.ndarray | None = None
+    ink_shade: float | None = None
 
     def __post_init__(self) -> None:
         palette = np.array(self.palette, np.float32).reshape(-1, 3)
@@ -203,7 +207,53 @@ class Reference:
 
 
 def portrait_reference(rgba: np.ndarray) -> Reference:
-    return Reference(portrait_palette(rgba), outline_colour(rgba))
+    outline = outline_colour(rgba)
+    return Reference(portrait_palette(rgba), outline,
+                     None if outline is not None else shaded_outline(rgba))
+
+
+# Art outlined in a dark shade of each part's own colour (coloured line art; "selout" in
+# pixel art): most (SHADED_INK_SHARE) of the outermost opaque ring is k times the colour
+# 4-7 px inside it, within SHADED_INK_FIT levels, k in SHADED_INK_RANGE, judged where
+# that colour is bright enough to tell (SHADED_INK_INNER), on at least SHADED_INK_TOLD of
+# the ring. Over 165 portraits of nine independent generators: the two of trial 20 drawn
+# so (each part over a copy of itself at 0.28-0.31 grown by 2 px) 0.93 and 0.75, a
+# Kenney robot outlined in dark shades 0.83; every other portrait without a one-colour
+# outline at most 0.20, but a pixel-art hero's 0.84 of the 14 % of its ring that has a
+# bright part inside. One-colour inks fit too (up to 0.99: dark grey is k times pale
+# grey), but outline_colour takes those first.
+SHADED_INK_SHARE = 0.6
+SHADED_INK_RANGE = (0.1, 0.55)
+SHADED_INK_FIT = 12.0
+SHADED_INK_INNER = 60.0  # a part darker than this (its brightest channel) says nothing
+SHADED_INK_TOLD = 0.5
+
+
+def shaded_outline(rgba: np.ndarray) -> float | None:
+    """The brightness k of an outline drawn in a dark shade of each part's own colour: the
+    median k of the outermost opaque ring's pixels that are k times the colour 4-7 px
+    inside them (SHADED_INK_*), when most are; else None. On such art a rim pixel's ink
+    is k times the part's colour: no single ink colour explains the rim, and a pixel's
+    chroma, smeared there by 4:2:0 from the part and the backdrop, matches a dark part
+    colour of the palette as well as the ink."""
+    solid = rgba[..., 3] >= 250
+    depth = cv2.distanceTransform(solid.astype(np.uint8), cv2.DIST_L2, 5)
+    ring = solid & (depth <= 1.0)
+    band = ((depth >= 4) & (depth <= 7)).astype(np.float32)
+    if ring.sum() < 50 or not band.any():
+        return None
+    rgb = rgba[..., :3].astype(np.float32)
+    inner, support = normalized_blur(rgb, band, 3.0, ring)
+    told = (support > 0.01) & (inner.max(1) > SHADED_INK_INNER)
+    R, inside = rgb[ring][told], inner[told]
+    if len(R) < 50 or float(told.mean()) < SHADED_INK_TOLD:
+        return None
+    k = dot(R, inside) / np.maximum(norm2(inside), 1.0)
+    fit = np.sqrt(norm2(R - k[:, None] * inside))
+    on = (k >= SHADED_INK_RANGE[0]) & (k <= SHADED_INK_RANGE[1]) & (fit < SHADED_INK_FIT)
+    if float(on.mean()) < SHADED_INK_SHARE:
+        return None
+    return float(np.median(k[on]))
 
 
 def outline_colour(rgba: np.ndarray) -> np.ndarray | None:

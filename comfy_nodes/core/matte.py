@@ -143,6 +143,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     # that use them are skipped then.
     ref = None if reference is None or not len(reference.palette) else reference.palette
     ink = None if reference is None else reference.outline  # the portrait's drawn outline
+    ink_shade = None if reference is None else reference.ink_shade  # ... or shaded one
     p = frame.astype(np.float32)
     sil = silhouette.find(p, plate, key, full, ref, moving)
     alpha = sil.fg.astype(np.float32)
@@ -156,7 +157,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     deep, src = _unspilled(p, plate, depth, wrap, r, ref, key)
     colours = _frame_colours(src, deep, plate, sil.outer, ref, key)
     edge = _edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving, colours.known)
-    C, prior, local = _candidates(src, deep, colours, edge, wrap, ref, ink, key.noise)
+    C, prior, local = _candidates(src, deep, colours, edge, wrap, ref, ink, ink_shade,
+                                  key.noise)
     solved = _solve(edge, C, prior, key, ref)
     if ink is not None:
         solved = _ink_mix(edge, solved, ink)
@@ -415,13 +417,15 @@ def _frame_colours(src: np.ndarray, deep: np.ndarray, plate: np.ndarray, outer: 
 
 def _candidates(p: np.ndarray, deep: np.ndarray, colours: _FrameColours, edge: _Edge,
                 wrap: int, ref: np.ndarray | None, ink: np.ndarray | None,
+                ink_shade: float | None,
                 noise: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate colours of the character for every zone pixel, (M, K, 3): the nearby
     unreachable interior (deep, (H, W) uint8) at two reaches (a part's own colour, then its
     neighbourhood), the frame's unreachable palette (colours.palette), the portrait's and
-    its ink outline's; their prior costs (K,); and the part's own colour (M, 3), NaN where
-    none is near. The frame's colours that are blurred mixes are un-blurred against
-    colours.known."""
+    its ink outline's (one colour), or, on the rim of art outlined in a shade of each
+    part's colour, that shade (ink_shade) of the part's own colour; their prior costs
+    (K,); and the part's own colour (M, 3), NaN where none is near. The frame's colours
+    that are blurred mixes are un-blurred against colours.known."""
     box, zb, B = edge.box, edge.mask, edge.B
     pal = [colours.palette] if colours.palette is not None else []
     n_frame = len(pal[0]) if pal else 0
@@ -454,6 +458,18 @@ def _candidates(p: np.ndarray, deep: np.ndarray, colours: _FrameColours, edge: _
         if colours.palette_share is not None:
             share[2:] = colours.palette_share
         despill.unblur(C, B, unblurred, colours.known, noise, share)
+    if ink_shade is not None:
+        # Outlined in a shade of each part: a rim pixel's ink is that shade of the part
+        # inside, whose chroma 4:2:0 smears into it (with the backdrop's) so that a dark
+        # colour of the palette fits as well. No bonus, unlike one ink colour: it competes
+        # on its fit. Measured (edge, IoU): trial 20's girl knocked back -10.8 -> -5.6,
+        # 0.974 -> 0.983, its chibi -9.6 -> -2.9; a Kenney robot -1.4 -> +0.9, 0.982 ->
+        # 0.984; no other clip of 165 or fixture has such a portrait. With a bonus of 8:
+        # -3.2 and -2.1, the girl's IoU 0.980.
+        told = edge.rim & ~np.isnan(local).any(1)
+        shade = np.where(told[:, None], ink_shade * C[:, 0], B)  # B: never chosen
+        C = np.concatenate([C, shade[:, None]], 1)
+        prior = np.append(prior, np.float32(0.0))
     return C, prior, local
 
 
