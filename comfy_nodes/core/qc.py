@@ -22,8 +22,9 @@ Flags are facts about the clip, not errors: the sheet is still written.
   strike or a lunge carries the arms and torso across the anchor for as long as a turn
   lasts, and on the whole body (the window's 48 px features), which stays unturned while
   something raised beside the head (a wolf's tail, an axe swung up) fills the head's rows
-  on the side it faces away from. A part whose rest pose is nearly symmetric (mirror
-  distance < 15% of its signal) cannot tell and is left out; with neither, no flag. A
+  on the side it faces away from. A head whose rest pose is nearly symmetric (mirror
+  distance < 15% of its signal: front-facing art) cannot tell, and the clip is not judged;
+  a body so symmetric is left out, the head judging alone. A
   lean, a hurt's recoil, a held strike, or a glance back shorter than that, is not
   flagged. Measured with the head and shoulders alone on 48 px, on clips since lost: on
   45 clips 10 of 11 turns flagged (missed: a front-facing girl whose head is nearly
@@ -223,12 +224,15 @@ def facing(head: np.ndarray, body: np.ndarray, rest: int, fps: float) -> bool:
     The head tells which way the character faces where a strike carries the arms across;
     the whole body tells it where the head's rows hold something else (a wolf's raised
     tail beside its head read as its mirror image). A turn turns both: the margin judged
-    is their mean (of those asymmetric enough to tell)."""
-    margins = [m for m in (_turn_margins(head, HEAD_SIDE, rest, fps),
-                           _turn_margins(body, FEATURE_SIDE, rest, fps)) if m is not None]
-    if not margins:
+    is their mean. A head too symmetric to tell (front-facing art) is not judged at all:
+    the body alone flagged a knock-back and an axe attack; a body too symmetric to tell
+    leaves the head alone to judge."""
+    head_margin = _turn_margins(head, HEAD_SIDE, rest, fps)
+    if head_margin is None:
         return False
-    turned_now = np.mean(margins, axis=0)[rest + 1:] < -FACING_MARGIN
+    body_margin = _turn_margins(body, FEATURE_SIDE, rest, fps)
+    margin = head_margin if body_margin is None else (head_margin + body_margin) / 2
+    turned_now = margin[rest + 1:] < -FACING_MARGIN
     need = max(max(3, round(TURN_SECONDS * fps)), int(np.ceil(TURN_SHARE * len(head))))
     run = best = 0
     for v in turned_now:
