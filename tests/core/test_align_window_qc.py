@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from comfy_nodes.core import align, pipeline, qc, snap
+from comfy_nodes.core import align, pipeline, qc, snap, window
 from comfy_nodes.core.export.texturepacker import document
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
 
@@ -330,3 +330,26 @@ def test_a_tail_or_an_axe_raised_beside_the_head_is_not_a_turn(name, action):
     clip = video.decode(Path(__file__).parent.parent / "clips" / f"{name}.mp4")
     res = pipeline.process_clip(clip, action, DEFAULT_RECIPES[action])
     assert "FACING" not in res.qc, res.qc
+
+
+def _turning(side: int, rows: int, turn_at: int, n: int, symmetric: bool,
+             seed: int) -> np.ndarray:
+    """(n, rows * side * 4) frames of a random pattern, mirrored from frame turn_at on, or
+    made mirror-symmetric throughout (a front-facing figure: its mirror is itself)."""
+    img = np.random.default_rng(seed).uniform(0, 255, (rows, side, 4)).astype(np.float32)
+    if symmetric:
+        img = (img + img[:, ::-1]) / 2
+    frames = np.stack([img[:, ::-1] if t >= turn_at else img for t in range(n)])
+    return frames.reshape(n, -1)
+
+
+@pytest.mark.parametrize("head_symmetric, body_symmetric, flagged", [
+    (False, False, True), (False, True, True), (True, False, False)])
+def test_facing_needs_a_head_that_can_tell(head_symmetric, body_symmetric, flagged):
+    """A turn at frame 20 of 48 (24 fps) seen in the head rows and the whole body is
+    FACING; with a mirror-symmetric body the head alone judges it; a mirror-symmetric head
+    (front-facing art) is not judged, whatever the body does (judged on the body alone,
+    a knock-back and an axe attack of independent trials were FACING)."""
+    head = _turning(window.HEAD_SIDE, 6, 20, 48, head_symmetric, 1)
+    body = _turning(window.FEATURE_SIDE, 12, 20, 48, body_symmetric, 2)
+    assert qc.facing(head, body, 0, 24.0) == flagged
