@@ -197,6 +197,8 @@ class Reference:
     ink_shade: float | None = None
 
     def __post_init__(self) -> None:
+        if self.outline is not None and self.ink_shade is not None:
+            raise ValueError("a Reference has one outline: a colour or a shade, not both")
         palette = np.array(self.palette, np.float32).reshape(-1, 3)
         palette.flags.writeable = False
         object.__setattr__(self, "palette", palette)
@@ -231,8 +233,9 @@ SHADED_INK_TOLD = 0.5
 
 def shaded_outline(rgba: np.ndarray) -> float | None:
     """The brightness k of an outline drawn in a dark shade of each part's own colour: the
-    median k of the outermost opaque ring's pixels that are k times the colour 4-7 px
-    inside them (SHADED_INK_*), when most are; else None. On such art a rim pixel's ink
+    median k of the outermost opaque ring's pixels that are k times the colour inside
+    them (a Gaussian average, sigma 3, of the band 4-7 px in: it also reaches ~9 px along
+    the ring) (SHADED_INK_*), when most are; else None. On such art a rim pixel's ink
     is k times the part's colour: no single ink colour explains the rim, and a pixel's
     chroma, smeared there by 4:2:0 from the part and the backdrop, matches a dark part
     colour of the palette as well as the ink."""

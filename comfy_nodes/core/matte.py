@@ -100,7 +100,8 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
     box (x0, y0, x1, y1): where the character can be (from the coarse mask); the work is
     done there only and the rest of the frame is transparent. reference: what the portrait
     tells (despill.portrait_reference): colours of the character known to be unspilled, to
-    un-mix against, and its outline's colour.
+    un-mix against, and its outline's colour (or, outlined in a shade of each part, that
+    shade).
     moving: (H, W) bool, where the silhouette moved between the neighbouring frames (see
     silhouette.moving_region): there a part may be blurred, translucent in the sprite.
     """
@@ -434,20 +435,23 @@ def _candidates(p: np.ndarray, deep: np.ndarray, colours: _FrameColours, edge: _
     if ink is not None:
         pal.append(ink[None])  # Reference keeps float32 (3,)
     fixed = np.concatenate(pal) if pal else np.zeros((0, 3), np.float32)
+    shaded_ink = 1 if ink_shade is not None else 0  # a last column: the ink's shade
     # Filled in place: stacking broadcast copies of the palettes cost more than un-mixing.
-    C = np.empty((len(B), 2 + len(fixed), 3), np.float32)
-    C[:, 2:] = fixed[None]
+    C = np.empty((len(B), 2 + len(fixed) + shaded_ink, 3), np.float32)
+    C[:, 2:2 + len(fixed)] = fixed[None]
     deep_f = deep[box].astype(np.float32)
     reaches = normalized_blurs(p[box], deep_f, (0.75 * wrap, 1.5 * wrap), zb)
     for j, (fz, support) in enumerate(reaches):
         C[:, j] = np.where((support > 1e-3)[:, None], fz, B)  # missing: never chosen (v2 = 0)
     own, support = reaches[0]  # the part's own colour (the shorter reach), NaN where none
     local = np.where((support > 1e-3)[:, None], own, np.nan)
-    prior = np.array([0.0, FAR_COST] + [FAR_COST] * (C.shape[1] - 2), np.float32)
+    prior = np.array([0.0, FAR_COST] + [FAR_COST] * len(fixed) + [0.0] * shaded_ink,
+                     np.float32)
     if ink is not None:
         # Outlined art: its rim is the outline (despill.OUTLINE_BONUS); deeper, a part.
-        C[:, -1] = np.where(edge.rim[:, None], C[:, -1], B)  # B: never chosen (v2 = 0)
-        prior[-1] = -despill.OUTLINE_BONUS
+        at = 1 + len(fixed)  # the last of the fixed colours
+        C[:, at] = np.where(edge.rim[:, None], C[:, at], B)  # B: never chosen (v2 = 0)
+        prior[at] = -despill.OUTLINE_BONUS
     # The frame's colours are replaced by the portrait's where they are blurred mixes:
     # where the pixel may be translucent, and on the rim, whose nearby colours are as mixed
     # (a strand, a thin blade). Measured on yellow strands on a blue screen: edge +12.2 ->
@@ -460,16 +464,14 @@ def _candidates(p: np.ndarray, deep: np.ndarray, colours: _FrameColours, edge: _
         despill.unblur(C, B, unblurred, colours.known, noise, share)
     if ink_shade is not None:
         # Outlined in a shade of each part: a rim pixel's ink is that shade of the part
-        # inside, whose chroma 4:2:0 smears into it (with the backdrop's) so that a dark
-        # colour of the palette fits as well. No bonus, unlike one ink colour: it competes
-        # on its fit. Measured (edge, IoU): trial 20's girl knocked back -10.8 -> -5.6,
-        # 0.974 -> 0.983, its chibi -9.6 -> -2.9; a Kenney robot -1.4 -> +0.9, 0.982 ->
-        # 0.984; no other clip of 165 or fixture has such a portrait. With a bonus of 8:
-        # -3.2 and -2.1, the girl's IoU 0.980.
+        # inside (its colour nearby, un-blurred), whose chroma 4:2:0 smears into it (with
+        # the backdrop's) so that a dark colour of the palette fits as well. No bonus,
+        # unlike one ink colour: it competes on its fit. Measured (edge, IoU): trial 20's
+        # girl knocked back -10.8 -> -5.6, 0.974 -> 0.983, its chibi -9.6 -> -2.9; a
+        # Kenney robot -1.4 -> +0.9, 0.982 -> 0.984; no other clip of 165 or fixture has
+        # such a portrait. With a bonus of 8: -3.2 and -2.1, the girl's IoU 0.980.
         told = edge.rim & ~np.isnan(local).any(1)
-        shade = np.where(told[:, None], ink_shade * C[:, 0], B)  # B: never chosen
-        C = np.concatenate([C, shade[:, None]], 1)
-        prior = np.append(prior, np.float32(0.0))
+        C[:, -1] = np.where(told[:, None], ink_shade * C[:, 0], B)  # B: never chosen
     return C, prior, local
 
 

@@ -33,7 +33,7 @@ Flags are facts about the clip, not errors: the sheet is still written.
   strike held 0.6 s); trials 10 and 11: their four turns, none of 35 other clips. Trials
   12-19 (144 clips of eight independent generators, 12 turns of 2.5-D puppets that show
   their far side): on the head rows alone at 96 px 9 of 12 turns and 3 false flags (trial
-  19's wolf, an axe overhead, a rogue's slash: margins -0.10...-0.12 for 8-20 frames); on
+  19's wolf, an axe overhead, a rogue's slash: margins -0.095...-0.10 for 8-20 frames); on
   the whole body alone 10 of 12 and 2 (a knock-back, an axe attack); the mean of both 10
   of 12 and none (missed: a chibi whose round head is 45% of her height, a monk turning
   mid-walk, 12 frames of 13). Held out, trial 20 (21 clips of a fifteenth generator
@@ -227,6 +227,8 @@ def facing(head: np.ndarray, body: np.ndarray, rest: int, fps: float) -> bool:
     is their mean. A head too symmetric to tell (front-facing art) is not judged at all:
     the body alone flagged a knock-back and an axe attack; a body too symmetric to tell
     leaves the head alone to judge."""
+    if len(head) != len(body):
+        raise ValueError(f"facing: {len(head)} head rows but {len(body)} bodies")
     head_margin = _turn_margins(head, HEAD_SIDE, rest, fps)
     if head_margin is None:
         return False

@@ -887,6 +887,23 @@ def test_a_shaded_outline_is_found_with_its_shade(parts, shade):
     assert despill.shaded_outline(_shaded_portrait(parts, None)) is None
 
 
+def test_a_shaded_outline_is_judged_where_parts_tell_and_yields_to_one_ink():
+    """The shade is read only where at least half the ring has a part bright enough inside
+    to tell (three near-black quarters and one red quarter, each outlined at 0.3 of its
+    colour: the red quarter alone fits, but it is a quarter of the ring); and dark-grey ink
+    round pale-grey parts, which is also 0.2 times them, is a one-colour outline, so the
+    portrait's reference holds that colour and no shade."""
+    dark = [(40, 30, 30), (30, 40, 30), (30, 30, 45), (230, 70, 70)]
+    assert despill.shaded_outline(_shaded_portrait(dark, 0.3)) is None
+    pale = [(200, 200, 200), (180, 180, 190), (220, 210, 200), (190, 200, 210)]
+    inked = _portrait(pale, (40, 40, 40))
+    assert despill.shaded_outline(inked) is not None  # it fits, taken alone
+    ref = despill.portrait_reference(inked)
+    assert ref.outline is not None and ref.ink_shade is None
+    with pytest.raises(ValueError):
+        despill.Reference(ref.palette, ref.outline, 0.2)
+
+
 def test_a_shaded_outline_keeps_its_colour_under_light_wrap(tmp_path):
     """A character outlined in a dark shade of each part (0.29 of it), on green with light
     wrap (30 % fading over ~3 px), through H.264 4:2:0: the edge's green excess stays
