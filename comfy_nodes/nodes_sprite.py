@@ -109,6 +109,8 @@ class SpriteMatte(io.ComfyNode):
         # there), from the key's coarse masks, as Sprite Sheet and the driver do.
         masks = backdrop.coarse_masks(backdrop.shrink(arr, backdrop.model_factor(h, w)), key)
         full = key.sized(h, w)
+        if reference is not None and len(arr):  # the colours the model drew it in, too
+            reference = matte.drawn_reference(reference, arr[0], arr[min(1, len(arr) - 1)], full)
         rgba = np.stack([matte.refine(f, full, defringe=defringe, reference=reference,
                                       moving=silhouette.moving_at(masks, i, (h, w)))
                          for i, f in enumerate(arr)])

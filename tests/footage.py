@@ -78,6 +78,7 @@ class Spec:
     vfr: bool = False  # frame times jitter (a variable-frame-rate file)
     static: bool = False  # one still picture, fresh noise per frame
     sprite: str | None = None  # real art: a folder of tests/art/kenney/ (walk or idle)
+    portrait_palette: str | None = None  # the portrait's, where the model drew another
     seed: int = 0
 
 
@@ -392,7 +393,8 @@ def make(name: str, spec: Spec) -> Footage:
     if spec.sprite:
         por = _sprite(spec, 0.0, (w, h), h * 0.9, (w / 2, h * 0.96), 1)
     else:
-        por = synth.render(character(spec, light_outline=False), still, (w, h), h * 0.9,
+        drawn = replace(spec, palette=spec.portrait_palette or spec.palette)
+        por = synth.render(character(drawn, light_outline=False), still, (w, h), h * 0.9,
                            (w / 2, h * 0.96))
     if spec.style == "shaded":
         por = _shade(por, h * 0.9)
@@ -442,6 +444,12 @@ CASES: dict[str, Spec] = {
     "walk_real_green_shirt": Spec(sprite="female_person", wrap_px=6, wrap=0.35, crf=22,
                                   seed=61),
     "idle_real_teal_zombie": Spec(action="idle", sprite="zombie", crf=24, seed=62),
+    # The model pushed a green shirt from its portrait's (70, 150, 80) to (36, 170, 72),
+    # nearer the key than any portrait colour: read as the backdrop seen through glass
+    # (holes 13-38 % on an independent trial's two such clips) until the opening frame's
+    # colours joined the portrait's.
+    "walk_shirt_pushed_to_key": Spec(palette="villager_pushed", portrait_palette="villager",
+                                     style="shaded", seed=71),
 }
 
 # The QC flags each case must raise (and no other).

@@ -25,7 +25,13 @@ PALETTES = {
                "hair": (200, 170, 60), "weapon": (130, 90, 50), "eye": (20, 20, 60)},
     "knight": {"skin": (230, 200, 170), "shirt": (150, 30, 40), "legs": (90, 90, 100),
                "hair": (20, 20, 20), "weapon": (220, 220, 230), "eye": (20, 20, 20)},
+    "villager": {"skin": (225, 180, 140), "shirt": (90, 140, 100), "legs": (110, 80, 60),
+                 "hair": (90, 60, 40), "weapon": (150, 150, 160), "eye": (20, 20, 20)},
 }
+# The villager as a video model may draw it on the default key (40, 200, 70), seen at
+# about (36, 180, 63): its sage shirt pushed 60 % of the way, 31 levels from it and 46
+# from the portrait's.
+PALETTES["villager_pushed"] = {**PALETTES["villager"], "shirt": (58, 164, 78)}
 
 
 @dataclass(frozen=True)

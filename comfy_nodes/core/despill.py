@@ -10,7 +10,7 @@ neighbour's, `_SmearedParts` judges by luma and by a chroma share near the luma'
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import cv2
@@ -189,12 +189,14 @@ class Reference:
     """What the user's RGBA portrait tells the despill: the character's unspilled colours
     (K, 3); its outline's colour (3,) where the art is outlined in one colour, else None;
     and, where it is outlined in a dark shade of each part's own colour instead, that
-    shade's brightness (ink_shade, see shaded_outline), else None. Kept as read-only
-    float32 copies: one Reference is shared by the threads that matte cells."""
+    shade's brightness (ink_shade, see shaded_outline), else None; whether it has parts
+    drawn see-through (see_through_parts: glass, an insect's wings, a ghost). Kept as
+    read-only float32 copies: one Reference is shared by the threads that matte cells."""
 
     palette: np.ndarray
     outline: np.ndarray | None = None
     ink_shade: float | None = None
+    see_through: bool = False
 
     def __post_init__(self) -> None:
         if self.outline is not None and self.ink_shade is not None:
@@ -207,11 +209,40 @@ class Reference:
             outline.flags.writeable = False
             object.__setattr__(self, "outline", outline)
 
+    def wearing(self, colours: np.ndarray) -> Reference:
+        """This reference with colours (k, 3) the character is drawn in beside the
+        portrait's (matte.opening_colours: a part the model drew in another colour)."""
+        if not len(colours):
+            return self
+        return replace(self, palette=np.concatenate([self.palette, colours]))
+
 
 def portrait_reference(rgba: np.ndarray) -> Reference:
     outline = outline_colour(rgba)
     return Reference(portrait_palette(rgba), outline,
-                     None if outline is not None else shaded_outline(rgba))
+                     None if outline is not None else shaded_outline(rgba),
+                     see_through_parts(rgba))
+
+
+# A portrait with parts drawn see-through: over this share of its pixels translucent
+# (alpha 5-95 %) and flat (alpha changing by under SEE_THROUGH_FLAT levels a pixel, as a
+# pane's does: a soft edge ramps, by 25 levels a pixel when upscaled 5x bicubic, by 8 over
+# 30 px), beyond its outermost 2 px (antialiasing's).
+SEE_THROUGH_PORTRAIT = 0.01
+SEE_THROUGH_FLAT = 6.0
+
+
+def see_through_parts(rgba: np.ndarray) -> bool:
+    """Whether the portrait (H, W, 4) uint8 has parts the backdrop shows through (glass, an
+    insect's wings, a ghost's body): in the clip those parts take the backdrop's colour."""
+    alpha = rgba[..., 3].astype(np.float32)
+    body = alpha >= 13
+    if not body.any():
+        return False
+    depth = cv2.distanceTransform(np.pad(body, 1).astype(np.uint8), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    slope = np.hypot(cv2.Sobel(alpha, cv2.CV_32F, 1, 0), cv2.Sobel(alpha, cv2.CV_32F, 0, 1)) / 8
+    flat = (alpha <= 242) & (depth > 2) & (slope < SEE_THROUGH_FLAT)
+    return bool(flat.sum() > SEE_THROUGH_PORTRAIT * body.sum())
 
 
 # Art outlined in a dark shade of each part's own colour (coloured line art; "selout" in

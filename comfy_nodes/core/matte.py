@@ -8,6 +8,8 @@ core/despill.py). This module decides where to un-mix (`_edge_zone`), with which
 colours (`_candidates`), the colour that follows (`_solve`: a limiter relative to the chosen
 colour removes what is left without touching the character's own greens) and the alpha
 (`_alpha`: translucent where a part is blurred by motion; light outlines, core/outline.py).
+`drawn_reference` adds to the portrait's colours those the model drew the character in, read
+from the clip's first frame.
 """
 
 from __future__ import annotations
@@ -745,3 +747,50 @@ def _pack(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     np.multiply(rgb, (a8 > 0)[..., None], out=out[..., :3], casting="unsafe")
     out[..., 3] = a8
     return out
+
+
+# The clip's opening frame is what the model made of the portrait: a colour it shows over
+# this share of the interior beyond the spill's reach, where the next frame has the same
+# colour, WORN_DISTANCE from every portrait colour, is the character's own as the model
+# drew it (a green shirt pushed nearer the key), not the backdrop seen through it.
+OPENING_SHARE = 0.05
+
+
+def drawn_reference(reference: despill.Reference, first: np.ndarray, second: np.ndarray,
+                    key: KeyModel, box: tuple[int, int, int, int] | None = None
+                    ) -> despill.Reference:
+    """The portrait's reference with the colours the model drew the character in that the
+    portrait lacks (opening_colours of the clip's first two frames); as it is where the
+    portrait has see-through parts (the opening frame shows those over the backdrop)."""
+    if reference.see_through:
+        return reference
+    return reference.wearing(opening_colours(first, second, key, reference.palette, box))
+
+
+def opening_colours(first: np.ndarray, second: np.ndarray, key: KeyModel, ref: np.ndarray,
+                    box: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """(k, 3) the colours the character wears in the clip's first frame (H, W, 3) uint8
+    that its portrait's (ref, (K, 3)) lack (OPENING_SHARE), read where the spill cannot
+    reach and the second frame shows the same colour (a limb's blur changes from frame
+    to frame: its mix with the backdrop is no colour of the character's).
+    box: where the character can be, as refine's."""
+    fh, fw = first.shape[:2]
+    x0, y0, x1, y1 = (0, 0, fw, fh) if box is None else (
+        max(0, box[0]), max(0, box[1]), min(fw, box[2]), min(fh, box[3]))
+    none = np.zeros((0, 3), np.float32)
+    if x1 <= x0 or y1 <= y0 or not len(ref):
+        return none
+    p = first[y0:y1, x0:x1].astype(np.float32)
+    plate = key.plate_at(fh, fw)[y0:y1, x0:x1]
+    sil = silhouette.find(p, plate, key, (fh, fw), ref, None)
+    depth = cv2.distanceTransform(sil.fg, cv2.DIST_L2, 5)
+    # Changed by less than what tells character from backdrop: the same colour, noise aside.
+    still = norm2(p - second[y0:y1, x0:x1].astype(np.float32)) < key.threshold ** 2
+    px = p[(depth > _wrap_depth(fh, fw) + CHROMA_SMEAR + 1) & still]
+    if len(px) < 50:
+        return none
+    pal = palette(px)
+    _, which = despill.closest(px[:: max(1, len(px) // 4000)], pal)
+    share = np.bincount(which, minlength=len(pal)) / len(which)
+    far = despill.shade_distance(pal, ref) > WORN_DISTANCE
+    return pal[far & (share >= OPENING_SHARE)]

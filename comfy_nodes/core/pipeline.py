@@ -271,14 +271,23 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     margin = int(8 / scale) + 8
     key = key.sized(h, w)  # the plate at full resolution once, not once per cell
 
-    def make_cell(m_i: int, t: int) -> tuple[np.ndarray, Cell]:
+    def box_at(t: int) -> tuple[int, int, int, int] | None:
+        """Where the character can be in frame t, at full resolution (None: not found)."""
         ys, xs = np.nonzero(masks[t])
-        box = None
-        if len(xs):
-            box = (int(xs.min() / scale) - margin, int(ys.min() / scale) - margin,
-                   int((xs.max() + 1) / scale) + margin, int((ys.max() + 1) / scale) + margin)
+        if not len(xs):
+            return None
+        return (int(xs.min() / scale) - margin, int(ys.min() / scale) - margin,
+                int((xs.max() + 1) / scale) + margin, int((ys.max() + 1) / scale) + margin)
+
+    if reference is not None:
+        # The opening frame is the model's drawing of the portrait: a part it drew in
+        # another colour (a green shirt pushed nearer the key) is no see-through part.
+        reference = matte.drawn_reference(reference, frames[0], frames[min(1, len(frames) - 1)],
+                                          key, box_at(0))
+
+    def make_cell(m_i: int, t: int) -> tuple[np.ndarray, Cell]:
         moving = silhouette.moving_at(masks, t, (h, w))
-        rgba = matte.refine(frames[t], key, box=box, reference=reference, moving=moving)
+        rgba = matte.refine(frames[t], key, box=box_at(t), reference=reference, moving=moving)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)
         corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)

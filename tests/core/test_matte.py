@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -1422,3 +1424,67 @@ def test_a_faint_flare_near_the_edge_is_see_through():
     still = matte.refine(frame, key, reference=ref)
     assert (still[..., 3][faint] < 128).all(), (still[..., 3][faint] >= 128).sum()
     assert (still[..., 3][fuller] >= 128).mean() > 0.9
+
+
+def _figure(glass: bool) -> np.ndarray:
+    """A small antialiased figure (a body and a head), with a pane of glass (30 % alpha, a
+    tenth of the figure) in its head where asked."""
+    rgba = np.zeros((90, 60, 4), np.uint8)
+    cv2.ellipse(rgba, (30, 60), (20, 28), 0, 0, 360, (150, 40, 50, 255), -1, cv2.LINE_AA)
+    cv2.circle(rgba, (30, 22), 16, (230, 200, 170, 255), -1, cv2.LINE_AA)
+    if glass:
+        cv2.circle(rgba, (30, 22), 11, (200, 230, 255, 77), -1, cv2.LINE_AA)
+    return rgba
+
+
+@pytest.mark.parametrize("scale", [1, 3, 5, 8])
+def test_see_through_parts_are_told_from_soft_edges(scale):
+    """A portrait with a pane of glass has see-through parts, at 1x and upscaled 3x-8x
+    (bicubic: its edges ramp over up to ~8 px); the same figure without the glass has none
+    at any of those sizes (a soft edge is no see-through part), and a ghost drawn at 78 %
+    alpha all over has them."""
+    def upscaled(rgba: np.ndarray) -> np.ndarray:
+        h, w = rgba.shape[:2]
+        return cv2.resize(rgba, (w * scale, h * scale), interpolation=cv2.INTER_CUBIC)
+
+    assert despill.see_through_parts(upscaled(_figure(glass=True)))
+    assert not despill.see_through_parts(upscaled(_figure(glass=False)))
+    ghost = _figure(glass=False)
+    ghost[..., 3] = (ghost[..., 3].astype(np.uint16) * 200 // 255).astype(np.uint8)
+    assert despill.see_through_parts(upscaled(ghost))
+
+
+def test_the_opening_frame_names_the_colour_the_model_drew_a_part_in():
+    """The fixture whose shirt the model pushed from the portrait's (90, 140, 100) to (58,
+    164, 78): its first frame wears one colour the portrait lacks, that shirt (shaded: the
+    art is), while the walk whose frames wear the portrait's own colours adds none."""
+    from tests import footage
+
+    for name, pushed in (("walk_shirt_pushed_to_key", True), ("walk_flat", False)):
+        fx = footage.footage(name)
+        frames = fx.clip.frames
+        key = backdrop.estimate_key(frames).sized(*frames.shape[1:3])
+        ref = despill.portrait_reference(fx.portrait).palette
+        worn = matte.opening_colours(frames[0], frames[1], key, ref)
+        if not pushed:
+            assert len(worn) == 0, worn
+            continue
+        assert len(worn) >= 1, name
+        shirt = np.array([[58, 164, 78]], np.float32)
+        assert float(despill.shade_distance(worn, shirt).max()) < 12, worn
+
+
+def test_a_portrait_with_see_through_parts_keeps_its_own_colours_alone():
+    """With a portrait that has a pane of glass, the first frame's colours are not taken
+    (they may be the glass over the backdrop): the pushed shirt is read see-through again,
+    as it was before the opening frame was read (holes 24 % of the true body)."""
+    from tests import footage, scores
+
+    fx = footage.footage("walk_shirt_pushed_to_key")
+    glass = fx.portrait.copy()
+    depth = cv2.distanceTransform((glass[..., 3] == 255).astype(np.uint8), cv2.DIST_L2, 5)
+    y, x = np.unravel_index(int(np.argmax(depth)), depth.shape)  # the body's middle
+    cv2.circle(glass, (int(x), int(y)), int(depth[y, x]) - 2, (200, 230, 255, 77), -1)
+    assert despill.see_through_parts(glass)
+    r = scores.evaluate("walk_shirt_pushed_to_key", dataclasses.replace(fx, portrait=glass))
+    assert r.mean("holes") > 0.1, r.mean("holes")
