@@ -10,7 +10,7 @@ neighbour's, `_SmearedParts` judges by luma and by a chroma share near the luma'
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import cv2
@@ -189,14 +189,15 @@ class Reference:
     """What the user's RGBA portrait tells the despill: the character's unspilled colours
     (K, 3); its outline's colour (3,) where the art is outlined in one colour, else None;
     and, where it is outlined in a dark shade of each part's own colour instead, that
-    shade's brightness (ink_shade, see shaded_outline), else None; whether it has parts
-    drawn see-through (see_through_parts: glass, an insect's wings, a ghost). Kept as
-    read-only float32 copies: one Reference is shared by the threads that matte cells."""
+    shade's brightness (ink_shade, see shaded_outline), else None; the straight colour and
+    alpha (k, 4) of the parts it draws see-through (see_through_colours: glass, an insect's
+    wings, a jelly, a ghost), (0, 4) when none. Kept as read-only float32 copies: one
+    Reference is shared by the threads that matte cells."""
 
     palette: np.ndarray
     outline: np.ndarray | None = None
     ink_shade: float | None = None
-    see_through: bool = False
+    translucent: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
 
     def __post_init__(self) -> None:
         if self.outline is not None and self.ink_shade is not None:
@@ -204,10 +205,18 @@ class Reference:
         palette = np.array(self.palette, np.float32).reshape(-1, 3)
         palette.flags.writeable = False
         object.__setattr__(self, "palette", palette)
+        translucent = np.array(self.translucent, np.float32).reshape(-1, 4)
+        translucent.flags.writeable = False
+        object.__setattr__(self, "translucent", translucent)
         if self.outline is not None:
             outline = np.array(self.outline, np.float32).reshape(3)
             outline.flags.writeable = False
             object.__setattr__(self, "outline", outline)
+
+    @property
+    def see_through(self) -> bool:
+        """Whether the portrait draws parts the backdrop shows through."""
+        return len(self.translucent) > 0
 
     def wearing(self, colours: np.ndarray) -> Reference:
         """This reference with colours (k, 3) the character is drawn in beside the
@@ -221,7 +230,7 @@ def portrait_reference(rgba: np.ndarray) -> Reference:
     outline = outline_colour(rgba)
     return Reference(portrait_palette(rgba), outline,
                      None if outline is not None else shaded_outline(rgba),
-                     see_through_parts(rgba))
+                     see_through_colours(rgba))
 
 
 # A portrait with parts drawn see-through: over this share of its pixels translucent
@@ -230,19 +239,38 @@ def portrait_reference(rgba: np.ndarray) -> Reference:
 # 30 px), beyond its outermost 2 px (antialiasing's).
 SEE_THROUGH_PORTRAIT = 0.01
 SEE_THROUGH_FLAT = 6.0
+SEE_THROUGH_COLOUR_SHARE = 0.03
 
 
-def see_through_parts(rgba: np.ndarray) -> bool:
-    """Whether the portrait (H, W, 4) uint8 has parts the backdrop shows through (glass, an
-    insect's wings, a ghost's body): in the clip those parts take the backdrop's colour."""
+def see_through_colours(rgba: np.ndarray) -> np.ndarray:
+    """(k, 4) float32 the straight colours (0..255) and alphas (0..1) of the parts the
+    portrait (H, W, 4) uint8 draws see-through (glass, an insect's wings, a jelly, a
+    ghost's body): its main translucent colours, each with its pixels' median alpha; (0, 4)
+    when it has none. In the clip those parts show the backdrop through them."""
+    none = np.zeros((0, 4), np.float32)
     alpha = rgba[..., 3].astype(np.float32)
     body = alpha >= 13
     if not body.any():
-        return False
+        return none
     depth = cv2.distanceTransform(np.pad(body, 1).astype(np.uint8), cv2.DIST_L2, 5)[1:-1, 1:-1]
     slope = np.hypot(cv2.Sobel(alpha, cv2.CV_32F, 1, 0), cv2.Sobel(alpha, cv2.CV_32F, 0, 1)) / 8
     flat = (alpha <= 242) & (depth > 2) & (slope < SEE_THROUGH_FLAT)
-    return bool(flat.sum() > SEE_THROUGH_PORTRAIT * body.sum())
+    if flat.sum() <= SEE_THROUGH_PORTRAIT * body.sum():
+        return none
+    px, a = rgba[..., :3][flat].astype(np.float32), alpha[flat] / 255
+    colours = palette(px)
+    _, which = closest(px, colours)
+    # A colour of under SEE_THROUGH_COLOUR_SHARE is a highlight or a boundary: along the
+    # line to the backdrop it would explain a jelly's rim as well as the jelly's own.
+    used = np.flatnonzero(np.bincount(which, minlength=len(colours))
+                          >= SEE_THROUGH_COLOUR_SHARE * len(px))
+    return np.column_stack([colours[used], [np.median(a[which == k]) for k in used]]
+                           ).reshape(-1, 4).astype(np.float32)
+
+
+def see_through_parts(rgba: np.ndarray) -> bool:
+    """Whether the portrait (H, W, 4) uint8 has parts the backdrop shows through."""
+    return len(see_through_colours(rgba)) > 0
 
 
 # Art outlined in a dark shade of each part's own colour (coloured line art; "selout" in

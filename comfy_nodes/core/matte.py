@@ -175,7 +175,76 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     if ref is not None:
         _see_through(p, plate, depth, wrap + CHROMA_SMEAR, ref, key, defringe, moving,
                      alpha, rgb)
+    if reference is not None and reference.see_through:
+        _drawn_see_through(p, plate, reference.translucent, ref, wrap, defringe, alpha, rgb)
     return _pack(rgb, alpha)
+
+
+# A part the portrait draws see-through is read anywhere in the silhouette where the pixel
+# is one of its colours (shaded or lit) over the backdrop within this many levels (noise,
+# 4:2:0, light wrap on its rim), at a share from SEE_THROUGH_SHARES.
+DRAWN_SEE_THROUGH_FIT = 14.0
+# ... unless a shade of an opaque portrait colour explains it within this many levels of
+# that fit (a jelly over green is greyish, 20 levels from an eye white's shade; a part
+# seen through glass is its own colour, whitened, far from any mix with the backdrop).
+DRAWN_SEE_THROUGH_MARGIN = 8.0
+SEE_THROUGH_SHARES = (0.05, 0.95)
+
+
+def _drawn_see_through(p: np.ndarray, plate: np.ndarray, parts: np.ndarray,
+                       ref: np.ndarray | None, reach: int, defringe: bool, alpha: np.ndarray,
+                       rgb: np.ndarray) -> None:
+    """The parts the portrait draws see-through (parts (k, 4): straight colour, alpha): a
+    pixel of the silhouette that is such a colour c, shaded or lit by k, over the backdrop
+    B (P - B = u*c - a*B, u = a*k: least squares for u and a) within DRAWN_SEE_THROUGH_FIT,
+    a and k in range, and explained so clearly better than by a shade of an opaque
+    portrait colour (ref, DRAWN_SEE_THROUGH_MARGIN: a part seen through glass is opaque
+    in the sprite) or lying where most of the silhouette within `reach` px is read so (a
+    jelly's rim over blue is as grey as an eye white) is un-mixed at that share, in place in alpha
+    (H, W) and rgb (H, W, 3): the backdrop shows through the sprite there as through the
+    portrait, where a glass dome, fairy wings or a jelly slime would be backdrop-tinted."""
+    idx = np.flatnonzero(alpha.reshape(-1) > 0)
+    if not len(idx):
+        return
+    P, B = gather(p, idx), gather(plate, idx)
+    D = P - B
+    bb, bd = total(B * B), total(B * D)
+    best = np.full(len(idx), DRAWN_SEE_THROUGH_FIT, np.float32)
+    share = np.zeros(len(idx), np.float32)
+    for c in parts[:, :3]:
+        cc, cb, cd = float(c @ c), B @ c, D @ c
+        det = cc * bb - cb * cb
+        ok = det > 1e-3 * cc * bb  # c and the backdrop's colour not on one line
+        det = np.where(ok, det, 1.0)
+        u = (bb * cd - cb * bd) / det
+        a = (cb * cd - cc * bd) / det
+        k = u / np.maximum(a, 1e-3)
+        miss = np.sqrt(norm2(D - u[:, None] * c + a[:, None] * B))
+        fits = (ok & (miss < best) & (a >= SEE_THROUGH_SHARES[0]) & (a <= SEE_THROUGH_SHARES[1])
+                & (k >= despill.SHADES[0]) & (k <= despill.SHADES[1]))
+        best = np.where(fits, miss, best)
+        share = np.where(fits, a, share)
+    took = share > 0
+    if ref is not None and len(ref):  # an opaque colour that explains it as well: opaque...
+        plain = took & (despill.shade_distance(P, ref) <= best + DRAWN_SEE_THROUGH_MARGIN)
+        if plain.any():  # ... unless most of the silhouette round it is the see-through part
+            seen = np.zeros(alpha.size, np.float32)
+            seen[idx[took & ~plain]] = 1
+            inside = np.zeros(alpha.size, np.float32)
+            inside[idx] = 1
+            size = (2 * reach + 1, 2 * reach + 1)
+            near = (cv2.boxFilter(seen.reshape(alpha.shape), -1, size, normalize=False)
+                    / np.maximum(cv2.boxFilter(inside.reshape(alpha.shape), -1, size,
+                                               normalize=False), 1))
+            took &= ~plain | (near.reshape(-1)[idx] > 0.5)
+    if not took.any():
+        return
+    a, at = share[took], idx[took]
+    F = B[took] + D[took] / a[:, None]
+    if defringe:
+        a = np.where(a < FAINT_ALPHA, 0.0, a)
+    alpha.reshape(-1)[at] = a
+    rgb.reshape(-1, 3)[at] = np.clip(F + 0.5, 0, 255).astype(np.uint8)
 
 
 def _see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, reach: int,

@@ -1488,3 +1488,54 @@ def test_a_portrait_with_see_through_parts_keeps_its_own_colours_alone():
     assert despill.see_through_parts(glass)
     r = scores.evaluate("walk_shirt_pushed_to_key", dataclasses.replace(fx, portrait=glass))
     assert r.mean("holes") > 0.1, r.mean("holes")
+
+
+def test_see_through_colours_name_the_glass_and_its_alpha():
+    """The figure's pane of glass, (200, 230, 255) at 77/255: one see-through colour within
+    3 levels of it at alpha 0.30; the figure without it has none."""
+    parts = despill.see_through_colours(_figure(glass=True))
+    assert len(parts) == 1, parts
+    assert np.abs(parts[0, :3] - (200, 230, 255)).max() <= 3 and abs(parts[0, 3] - 0.302) < 0.01
+    assert despill.see_through_colours(_figure(glass=False)).shape == (0, 4)
+
+
+@pytest.mark.parametrize("screen", [(40, 200, 70), (30, 70, 200)])
+def test_a_part_the_portrait_draws_see_through_stays_see_through(screen):
+    """A jelly slime, pink (225, 80, 160) shaded 0.8-1.2 across it at 60 % alpha, with an
+    opaque eye, drawn so in its portrait, over a green and a blue screen: its body comes
+    out at 0.6 +- 0.06 alpha in its own colour (within 20 levels), its eye opaque; and a
+    pane of glass at 30 % in front of an opaque red block stays opaque there (the block is
+    behind it). Without the portrait's see-through parts the jelly stays opaque (its mix
+    with the backdrop reads as a colour of its own)."""
+    green = np.array(screen, np.float32)
+    pink, glass = np.array([225, 80, 160], np.float32), np.array([200, 230, 255], np.float32)
+    yy, xx = np.mgrid[:448, :448]
+    body = (yy - 260) ** 2 + (xx - 200) ** 2 <= 110 ** 2
+    eye = (yy - 230) ** 2 + (xx - 240) ** 2 <= 14 ** 2
+    shade = (0.8 + 0.4 * (xx - 90) / 220).clip(0.8, 1.2)[..., None]
+    frame = np.tile(green, (448, 448, 1))
+    frame[body] = (0.6 * pink * shade + 0.4 * green)[body]
+    frame[eye] = (250, 250, 250)
+    block = (yy >= 60) & (yy < 140) & (xx >= 300) & (xx < 400)
+    frame[block] = RED
+    frame[(yy >= 80) & (yy < 120) & (xx >= 320) & (xx < 380)] = 0.3 * glass + 0.7 * RED
+    frame = frame.astype(np.uint8)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    portrait = np.zeros((300, 300, 4), np.uint8)
+    cv2.circle(portrait, (150, 150), 110, (*pink.astype(int).tolist(), 153), -1)
+    cv2.circle(portrait, (190, 120), 14, (250, 250, 250, 255), -1)
+    cv2.rectangle(portrait, (10, 10), (60, 60), (*RED.astype(int).tolist(), 255), -1)
+    cv2.rectangle(portrait, (20, 20), (50, 50), (*glass.astype(int).tolist(), 77), -1)
+    ref = despill.portrait_reference(portrait)
+    assert ref.see_through
+    out = matte.refine(frame, key, reference=ref)
+    inner = body & ~cv2.dilate(eye.astype(np.uint8), np.ones((9, 9))).astype(bool)
+    inner &= cv2.erode(body.astype(np.uint8), np.ones((21, 21))).astype(bool)
+    a = out[..., 3][inner].astype(np.float32) / 255
+    assert abs(float(np.median(a)) - 0.6) < 0.06, np.median(a)
+    want = (pink * shade)[inner]
+    assert float(np.median(np.abs(out[..., :3][inner] - want).max(1))) < 20
+    assert out[..., 3][eye].min() == 255
+    assert out[..., 3][85:115, 325:375].min() == 255  # the block seen through the glass
+    opaque = matte.refine(frame, key, reference=despill.Reference(ref.palette))
+    assert opaque[..., 3][inner].min() == 255
