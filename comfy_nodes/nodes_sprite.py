@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from comfy_api.latest import io, ui
 
-from .core import backdrop, despill, export, matte, pipeline, silhouette
+from .core import backdrop, despill, drawn, export, matte, pipeline, silhouette
 from .core.export import texturepacker
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
@@ -107,10 +107,11 @@ class SpriteMatte(io.ComfyNode):
         h, w = arr.shape[1:3]
         # Where the silhouette moved between neighbouring frames (a part may be blurred
         # there), from the key's coarse masks, as Sprite Sheet and the driver do.
-        masks = backdrop.coarse_masks(backdrop.shrink(arr, backdrop.model_factor(h, w)), key)
+        small = backdrop.shrink(arr, backdrop.model_factor(h, w))
+        masks = backdrop.coarse_masks(small, key)
         full = key.sized(h, w)
         if reference is not None and len(arr):  # the colours the model drew it in, too
-            reference = matte.drawn_reference(reference, arr[0], arr[min(1, len(arr) - 1)], full)
+            reference = drawn.drawn_reference(reference, arr, small, masks, full)
         rgba = np.stack([matte.refine(f, full, defringe=defringe, reference=reference,
                                       moving=silhouette.moving_at(masks, i, (h, w)))
                          for i, f in enumerate(arr)])

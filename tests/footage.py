@@ -444,10 +444,10 @@ CASES: dict[str, Spec] = {
     "walk_real_green_shirt": Spec(sprite="female_person", wrap_px=6, wrap=0.35, crf=22,
                                   seed=61),
     "idle_real_teal_zombie": Spec(action="idle", sprite="zombie", crf=24, seed=62),
-    # The model pushed a green shirt from its portrait's (70, 150, 80) to (36, 170, 72),
+    # The model pushed a sage shirt from its portrait's (90, 140, 100) to (58, 164, 78),
     # nearer the key than any portrait colour: read as the backdrop seen through glass
-    # (holes 13-38 % on an independent trial's two such clips) until the opening frame's
-    # colours joined the portrait's.
+    # (holes 24.5 %; 13-38 % on trial 19's two such clips) until the first frame's colours
+    # joined the portrait's.
     "walk_shirt_pushed_to_key": Spec(palette="villager_pushed", portrait_palette="villager",
                                      style="shaded", seed=71),
 }

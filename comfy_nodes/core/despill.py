@@ -189,15 +189,15 @@ class Reference:
     """What the user's RGBA portrait tells the despill: the character's unspilled colours
     (K, 3); its outline's colour (3,) where the art is outlined in one colour, else None;
     and, where it is outlined in a dark shade of each part's own colour instead, that
-    shade's brightness (ink_shade, see shaded_outline), else None; the straight colour and
-    alpha (k, 4) of the parts it draws see-through (see_through_colours: glass, an insect's
-    wings, a jelly, a ghost), (0, 4) when none. Kept as read-only float32 copies: one
+    shade's brightness (ink_shade, see shaded_outline), else None; the straight colours
+    (k, 3) of the parts it draws see-through (see_through_colours: glass, an insect's
+    wings, a jelly, a ghost), (0, 3) when none. Kept as read-only float32 copies: one
     Reference is shared by the threads that matte cells."""
 
     palette: np.ndarray
     outline: np.ndarray | None = None
     ink_shade: float | None = None
-    translucent: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    translucent: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
 
     def __post_init__(self) -> None:
         if self.outline is not None and self.ink_shade is not None:
@@ -205,7 +205,7 @@ class Reference:
         palette = np.array(self.palette, np.float32).reshape(-1, 3)
         palette.flags.writeable = False
         object.__setattr__(self, "palette", palette)
-        translucent = np.array(self.translucent, np.float32).reshape(-1, 4)
+        translucent = np.array(self.translucent, np.float32).reshape(-1, 3)
         translucent.flags.writeable = False
         object.__setattr__(self, "translucent", translucent)
         if self.outline is not None:
@@ -220,7 +220,7 @@ class Reference:
 
     def wearing(self, colours: np.ndarray) -> Reference:
         """This reference with colours (k, 3) the character is drawn in beside the
-        portrait's (matte.opening_colours: a part the model drew in another colour)."""
+        portrait's (core/drawn.py: a part the model drew in another colour)."""
         if not len(colours):
             return self
         return replace(self, palette=np.concatenate([self.palette, colours]))
@@ -236,18 +236,26 @@ def portrait_reference(rgba: np.ndarray) -> Reference:
 # A portrait with parts drawn see-through: over this share of its pixels translucent
 # (alpha 5-95 %) and flat (alpha changing by under SEE_THROUGH_FLAT levels a pixel, as a
 # pane's does: a soft edge ramps, by 25 levels a pixel when upscaled 5x bicubic, by 8 over
-# 30 px), beyond its outermost 2 px (antialiasing's).
+# 30 px), beyond its outermost 2 px (antialiasing's). 1 %: a pane in a visor is ~2 % of a
+# knight; the 186 portraits of the trials, fixtures and examples have none at all.
 SEE_THROUGH_PORTRAIT = 0.01
 SEE_THROUGH_FLAT = 6.0
+# Of those pixels, a colour under SEE_THROUGH_COLOUR_SHARE is a highlight or a boundary:
+# along the line to the backdrop it would explain a jelly's rim as well as the jelly's own
+# colour. Near black (brightest channel under SEE_THROUGH_DARK) is a drop shadow drawn
+# under the feet, and a colour held at over SEE_THROUGH_MOST alpha a feathered edge (a
+# soft glow round the art): neither is a part the backdrop shows through.
 SEE_THROUGH_COLOUR_SHARE = 0.03
+SEE_THROUGH_DARK = 40.0
+SEE_THROUGH_MOST = 0.85
 
 
 def see_through_colours(rgba: np.ndarray) -> np.ndarray:
-    """(k, 4) float32 the straight colours (0..255) and alphas (0..1) of the parts the
-    portrait (H, W, 4) uint8 draws see-through (glass, an insect's wings, a jelly, a
-    ghost's body): its main translucent colours, each with its pixels' median alpha; (0, 4)
-    when it has none. In the clip those parts show the backdrop through them."""
-    none = np.zeros((0, 4), np.float32)
+    """(k, 3) float32 the straight colours (0..255) of the parts the portrait (H, W, 4)
+    uint8 draws see-through (glass, an insect's wings, a jelly, a ghost's body): its main
+    translucent colours; (0, 3) when it has none. In the clip those parts show the backdrop
+    through them, at a share each pixel tells (a rim or two wings overlapping change it)."""
+    none = np.zeros((0, 3), np.float32)
     alpha = rgba[..., 3].astype(np.float32)
     body = alpha >= 13
     if not body.any():
@@ -260,12 +268,11 @@ def see_through_colours(rgba: np.ndarray) -> np.ndarray:
     px, a = rgba[..., :3][flat].astype(np.float32), alpha[flat] / 255
     colours = palette(px)
     _, which = closest(px, colours)
-    # A colour of under SEE_THROUGH_COLOUR_SHARE is a highlight or a boundary: along the
-    # line to the backdrop it would explain a jelly's rim as well as the jelly's own.
-    used = np.flatnonzero(np.bincount(which, minlength=len(colours))
-                          >= SEE_THROUGH_COLOUR_SHARE * len(px))
-    return np.column_stack([colours[used], [np.median(a[which == k]) for k in used]]
-                           ).reshape(-1, 4).astype(np.float32)
+    keep = [k for k in range(len(colours))
+            if (which == k).sum() >= SEE_THROUGH_COLOUR_SHARE * len(px)
+            and colours[k].max() >= SEE_THROUGH_DARK
+            and np.median(a[which == k]) <= SEE_THROUGH_MOST]
+    return colours[keep].reshape(-1, 3).astype(np.float32)
 
 
 def see_through_parts(rgba: np.ndarray) -> bool:

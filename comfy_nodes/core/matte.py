@@ -8,8 +8,8 @@ core/despill.py). This module decides where to un-mix (`_edge_zone`), with which
 colours (`_candidates`), the colour that follows (`_solve`: a limiter relative to the chosen
 colour removes what is left without touching the character's own greens) and the alpha
 (`_alpha`: translucent where a part is blurred by motion; light outlines, core/outline.py).
-`drawn_reference` adds to the portrait's colours those the model drew the character in, read
-from the clip's first frame.
+Parts the portrait draws see-through are un-mixed by `_drawn_see_through`; the colours the
+model drew the character in beside the portrait's are core/drawn.py's.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .despill import FAR_COST, LUMA, LUMA_SEPARATION, RIM_SPILL_COST, SPILL_COST
 from .silhouette import Silhouette
 
 
-def _wrap_depth(h: int, w: int) -> int:
+def wrap_depth(h: int, w: int) -> int:
     """How deep inside the silhouette light wrap may reach: 8 px at 448 px (models leave
     2-6 px; H.264's 4:2:0 colour smears another 1-2), scaled with the frame."""
     return max(4, round(min(h, w) / 56))
@@ -155,7 +155,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
         return _pack(rgb, alpha)
     plate = _this_frames_plate(p, plate, sil)
     depth = cv2.distanceTransform(sil.fg, cv2.DIST_L2, 5)  # 1 on the silhouette's outer ring
-    wrap = _wrap_depth(*full)
+    wrap = wrap_depth(*full)
     r = _soft_edge(sil.distance, depth, sil.r, wrap)  # sil.r, or wider on soft art
     deep, src = _unspilled(p, plate, depth, wrap, r, ref, key)
     colours = _frame_colours(src, deep, plate, sil.outer, ref, key)
@@ -176,7 +176,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
         _see_through(p, plate, depth, wrap + CHROMA_SMEAR, ref, key, defringe, moving,
                      alpha, rgb)
     if reference is not None and reference.see_through:
-        _drawn_see_through(p, plate, reference.translucent, ref, wrap, defringe, alpha, rgb)
+        _drawn_see_through(p, plate, depth > 0, reference.translucent, ref, wrap, defringe,
+                           alpha, rgb)
     return _pack(rgb, alpha)
 
 
@@ -184,6 +185,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
 # is one of its colours (shaded or lit) over the backdrop within this many levels (noise,
 # 4:2:0, light wrap on its rim), at a share from SEE_THROUGH_SHARES.
 DRAWN_SEE_THROUGH_FIT = 14.0
+# Shares outside these are the backdrop's noise (a part at 5 % is invisible) or an opaque
+# colour that happens to lie near the plane of c and B.
 # ... unless a shade of an opaque portrait colour explains it within this many levels of
 # that fit (a jelly over green is greyish, 20 levels from an eye white's shade; a part
 # seen through glass is its own colour, whitened, far from any mix with the backdrop).
@@ -191,11 +194,12 @@ DRAWN_SEE_THROUGH_MARGIN = 8.0
 SEE_THROUGH_SHARES = (0.05, 0.95)
 
 
-def _drawn_see_through(p: np.ndarray, plate: np.ndarray, parts: np.ndarray,
+def _drawn_see_through(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, parts: np.ndarray,
                        ref: np.ndarray | None, reach: int, defringe: bool, alpha: np.ndarray,
                        rgb: np.ndarray) -> None:
-    """The parts the portrait draws see-through (parts (k, 4): straight colour, alpha): a
-    pixel of the silhouette that is such a colour c, shaded or lit by k, over the backdrop
+    """The parts the portrait draws see-through (parts (k, 3): straight colours): a pixel of
+    the silhouette (fg, (H, W) bool, or where the edge's un-mixing left alpha) that is such
+    a colour c, shaded or lit by k, over the backdrop
     B (P - B = u*c - a*B, u = a*k: least squares for u and a) within DRAWN_SEE_THROUGH_FIT,
     a and k in range, and explained so clearly better than by a shade of an opaque
     portrait colour (ref, DRAWN_SEE_THROUGH_MARGIN: a part seen through glass is opaque
@@ -203,7 +207,8 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, parts: np.ndarray,
     jelly's rim over blue is as grey as an eye white) is un-mixed at that share, in place in alpha
     (H, W) and rgb (H, W, 3): the backdrop shows through the sprite there as through the
     portrait, where a glass dome, fairy wings or a jelly slime would be backdrop-tinted."""
-    idx = np.flatnonzero(alpha.reshape(-1) > 0)
+    # The silhouette too: a jelly as pale as the key, keyed out by the zone, is read again.
+    idx = np.flatnonzero(fg.reshape(-1) | (alpha.reshape(-1) > 0))
     if not len(idx):
         return
     P, B = gather(p, idx), gather(plate, idx)
@@ -211,10 +216,10 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, parts: np.ndarray,
     bb, bd = total(B * B), total(B * D)
     best = np.full(len(idx), DRAWN_SEE_THROUGH_FIT, np.float32)
     share = np.zeros(len(idx), np.float32)
-    for c in parts[:, :3]:
+    for c in parts:
         cc, cb, cd = float(c @ c), B @ c, D @ c
         det = cc * bb - cb * cb
-        ok = det > 1e-3 * cc * bb  # c and the backdrop's colour not on one line
+        ok = det > 1e-3 * cc * bb  # c and B over 2 degrees apart: two lines, not one
         det = np.where(ok, det, 1.0)
         u = (bb * cd - cb * bd) / det
         a = (cb * cd - cc * bd) / det
@@ -243,6 +248,8 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, parts: np.ndarray,
     F = B[took] + D[took] / a[:, None]
     if defringe:
         a = np.where(a < FAINT_ALPHA, 0.0, a)
+    # Set, not capped as _see_through's is: the zone read these pixels as a part's own
+    # colour, opaque, or as the backdrop; the portrait says which part they are.
     alpha.reshape(-1)[at] = a
     rgb.reshape(-1, 3)[at] = np.clip(F + 0.5, 0, 255).astype(np.uint8)
 
@@ -816,50 +823,3 @@ def _pack(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     np.multiply(rgb, (a8 > 0)[..., None], out=out[..., :3], casting="unsafe")
     out[..., 3] = a8
     return out
-
-
-# The clip's opening frame is what the model made of the portrait: a colour it shows over
-# this share of the interior beyond the spill's reach, where the next frame has the same
-# colour, WORN_DISTANCE from every portrait colour, is the character's own as the model
-# drew it (a green shirt pushed nearer the key), not the backdrop seen through it.
-OPENING_SHARE = 0.05
-
-
-def drawn_reference(reference: despill.Reference, first: np.ndarray, second: np.ndarray,
-                    key: KeyModel, box: tuple[int, int, int, int] | None = None
-                    ) -> despill.Reference:
-    """The portrait's reference with the colours the model drew the character in that the
-    portrait lacks (opening_colours of the clip's first two frames); as it is where the
-    portrait has see-through parts (the opening frame shows those over the backdrop)."""
-    if reference.see_through:
-        return reference
-    return reference.wearing(opening_colours(first, second, key, reference.palette, box))
-
-
-def opening_colours(first: np.ndarray, second: np.ndarray, key: KeyModel, ref: np.ndarray,
-                    box: tuple[int, int, int, int] | None = None) -> np.ndarray:
-    """(k, 3) the colours the character wears in the clip's first frame (H, W, 3) uint8
-    that its portrait's (ref, (K, 3)) lack (OPENING_SHARE), read where the spill cannot
-    reach and the second frame shows the same colour (a limb's blur changes from frame
-    to frame: its mix with the backdrop is no colour of the character's).
-    box: where the character can be, as refine's."""
-    fh, fw = first.shape[:2]
-    x0, y0, x1, y1 = (0, 0, fw, fh) if box is None else (
-        max(0, box[0]), max(0, box[1]), min(fw, box[2]), min(fh, box[3]))
-    none = np.zeros((0, 3), np.float32)
-    if x1 <= x0 or y1 <= y0 or not len(ref):
-        return none
-    p = first[y0:y1, x0:x1].astype(np.float32)
-    plate = key.plate_at(fh, fw)[y0:y1, x0:x1]
-    sil = silhouette.find(p, plate, key, (fh, fw), ref, None)
-    depth = cv2.distanceTransform(sil.fg, cv2.DIST_L2, 5)
-    # Changed by less than what tells character from backdrop: the same colour, noise aside.
-    still = norm2(p - second[y0:y1, x0:x1].astype(np.float32)) < key.threshold ** 2
-    px = p[(depth > _wrap_depth(fh, fw) + CHROMA_SMEAR + 1) & still]
-    if len(px) < 50:
-        return none
-    pal = palette(px)
-    _, which = despill.closest(px[:: max(1, len(px) // 4000)], pal)
-    share = np.bincount(which, minlength=len(pal)) / len(which)
-    far = despill.shade_distance(pal, ref) > WORN_DISTANCE
-    return pal[far & (share >= OPENING_SHARE)]

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from . import align as align_mod
-from . import backdrop, despill, matte, qc, silhouette
+from . import backdrop, despill, drawn, matte, qc, silhouette
 from . import window as window_mod
 from .recipes import Recipe
 from .sheet import AlignmentInfo, Cell, ClipWindow, KeyColour, LoopGrade, QCFlag, Sheet
@@ -280,10 +280,9 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
                 int((xs.max() + 1) / scale) + margin, int((ys.max() + 1) / scale) + margin)
 
     if reference is not None:
-        # The opening frame is the model's drawing of the portrait: a part it drew in
-        # another colour (a green shirt pushed nearer the key) is no see-through part.
-        reference = matte.drawn_reference(reference, frames[0], frames[min(1, len(frames) - 1)],
-                                          key, box_at(0))
+        # The model's drawing of the portrait: a part it drew in another colour (a green
+        # shirt pushed nearer the key) is no see-through part.
+        reference = drawn.drawn_reference(reference, frames, d.small, masks, key, box_at(0))
 
     def make_cell(m_i: int, t: int) -> tuple[np.ndarray, Cell]:
         moving = silhouette.moving_at(masks, t, (h, w))
