@@ -31,6 +31,7 @@ SPILL_COST = 12.0
 RIM_SPILL_COST = 7.0
 
 PALETTE_SIZE = 8
+PALETTE_SAMPLES = 4000  # pixels a palette is fitted to: k-means time, not the image's size
 
 # Where the silhouette moved between the neighbouring frames, a part may be blurred by the
 # motion, a mix with the backdrop at any share up to this: reading a pixel so costs this
@@ -94,7 +95,7 @@ OUTLINE_BONUS = 8.0
 LUMA_SEPARATION = 24.0
 
 
-def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = 4000,
+def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = PALETTE_SAMPLES,
             seed: int = 0) -> np.ndarray:
     """(k', 3) float32 main colours of (M, 3) pixels (k-means), for the despill's colour
     reference: a portrait's opaque pixels, or a frame's pixels the spill cannot reach."""
@@ -139,7 +140,7 @@ MISSED_COLOUR_SHARE = 0.005
 PORTRAIT_PALETTE_MAX = 16
 
 
-def portrait_palette(rgba: np.ndarray, max_samples: int = 4000) -> np.ndarray:
+def portrait_palette(rgba: np.ndarray, max_samples: int = PALETTE_SAMPLES) -> np.ndarray:
     """The unspilled colour reference from the user's RGBA portrait: its opaque pixels, or
     for a character drawn translucent all over (a ghost), its mostly opaque ones. Their
     main colours (`palette`), and each colour k-means left out (`MISSED_DISTANCE`)."""
@@ -268,16 +269,11 @@ def see_through_colours(rgba: np.ndarray) -> np.ndarray:
     px, a = rgba[..., :3][flat].astype(np.float32), alpha[flat] / 255
     colours = palette(px)
     _, which = closest(px, colours)
-    keep = [k for k in range(len(colours))
-            if (which == k).sum() >= SEE_THROUGH_COLOUR_SHARE * len(px)
-            and colours[k].max() >= SEE_THROUGH_DARK
+    count = np.bincount(which, minlength=len(colours))
+    keep = [k for k in np.flatnonzero(count >= SEE_THROUGH_COLOUR_SHARE * len(px))
+            if colours[k].max() >= SEE_THROUGH_DARK
             and np.median(a[which == k]) <= SEE_THROUGH_MOST]
-    return colours[keep].reshape(-1, 3).astype(np.float32)
-
-
-def see_through_parts(rgba: np.ndarray) -> bool:
-    """Whether the portrait (H, W, 4) uint8 has parts the backdrop shows through."""
-    return len(see_through_colours(rgba)) > 0
+    return colours[keep]
 
 
 # Art outlined in a dark shade of each part's own colour (coloured line art; "selout" in

@@ -19,7 +19,7 @@ import numpy as np
 from . import despill, silhouette
 from .backdrop import KeyModel
 from .channels import norm2
-from .matte import CHROMA_SMEAR, SEE_THROUGH_SHARE, WORN_DISTANCE, wrap_depth
+from .matte import CHROMA_SMEAR, SEE_THROUGH_SHARE, WORN_DISTANCE, clamp_box, wrap_depth
 
 # A colour over this share of the interior beyond the spill's reach, where the next frame
 # has the same colour, WORN_DISTANCE from every known colour, is one the model drew.
@@ -27,6 +27,9 @@ OPENING_SHARE = 0.05
 # Drift is followed on the reduced frames every this many frames: a colour drifting over
 # a second moves a few levels a step, well within WORN_DISTANCE.
 DRIFT_STEP = 4
+# Fewer interior pixels than this tell no colour: a palette of PALETTE_SIZE over them would
+# be the noise's.
+MIN_PIXELS = 50
 
 
 def drawn_reference(reference: despill.Reference, frames: np.ndarray, small: np.ndarray,
@@ -52,10 +55,10 @@ def _interior_colours(p: np.ndarray, nxt: np.ndarray, inside: np.ndarray,
     and unchanged in the next frame nxt (by under the key's threshold: noise aside)."""
     still = norm2(p - nxt.astype(np.float32)) < threshold ** 2
     px = p[inside & still]
-    if len(px) < 50:
+    if len(px) < MIN_PIXELS:
         return np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
     pal = despill.palette(px)
-    _, which = despill.closest(px[:: max(1, len(px) // 4000)], pal)
+    _, which = despill.closest(px[:: max(1, len(px) // despill.PALETTE_SAMPLES)], pal)
     return pal, (np.bincount(which, minlength=len(pal)) / len(which)).astype(np.float32)
 
 
@@ -67,8 +70,7 @@ def opening_colours(first: np.ndarray, second: np.ndarray, key: KeyModel, ref: n
     to frame: its mix with the backdrop is no colour of the character's).
     box: where the character can be, as matte.refine's."""
     fh, fw = first.shape[:2]
-    x0, y0, x1, y1 = (0, 0, fw, fh) if box is None else (
-        max(0, box[0]), max(0, box[1]), min(fw, box[2]), min(fh, box[3]))
+    x0, y0, x1, y1 = clamp_box(box, fh, fw)
     if x1 <= x0 or y1 <= y0 or not len(ref):
         return np.zeros((0, 3), np.float32)
     p = first[y0:y1, x0:x1].astype(np.float32)

@@ -109,7 +109,7 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
     """
     fh, fw = frame.shape[:2]
     if box is not None:
-        x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(fw, box[2]), min(fh, box[3])
+        x0, y0, x1, y1 = clamp_box(box, fh, fw)
         out = np.zeros((fh, fw, 4), np.uint8)
         if x1 > x0 and y1 > y0:
             plate = key.plate_at(fh, fw)[y0:y1, x0:x1]
@@ -118,6 +118,15 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
                                         None if moving is None else moving[y0:y1, x0:x1])
         return out
     return _refine(frame, key.plate_at(fh, fw), key, defringe, (fh, fw), reference, moving)
+
+
+def clamp_box(box: tuple[int, int, int, int] | None, h: int,
+              w: int) -> tuple[int, int, int, int]:
+    """A box (x0, y0, x1, y1), padded past the frame's edges, cut to the frame (h, w); the
+    whole frame for None. Empty (x1 <= x0 or y1 <= y0) where it lies outside."""
+    if box is None:
+        return 0, 0, w, h
+    return max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
 
 
 @dataclass(frozen=True)
@@ -183,15 +192,15 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
 
 # A part the portrait draws see-through is read anywhere in the silhouette where the pixel
 # is one of its colours (shaded or lit) over the backdrop within this many levels (noise,
-# 4:2:0, light wrap on its rim), at a share from SEE_THROUGH_SHARES.
+# 4:2:0, light wrap on its rim), at a share within DRAWN_SEE_THROUGH_SHARES (outside it
+# the backdrop's noise, a part at 5 % being invisible, or an opaque colour that happens
+# to lie near the plane of the part's colour and the backdrop's)...
 DRAWN_SEE_THROUGH_FIT = 14.0
-# Shares outside these are the backdrop's noise (a part at 5 % is invisible) or an opaque
-# colour that happens to lie near the plane of c and B.
+DRAWN_SEE_THROUGH_SHARES = (0.05, 0.95)
 # ... unless a shade of an opaque portrait colour explains it within this many levels of
 # that fit (a jelly over green is greyish, 20 levels from an eye white's shade; a part
 # seen through glass is its own colour, whitened, far from any mix with the backdrop).
 DRAWN_SEE_THROUGH_MARGIN = 8.0
-SEE_THROUGH_SHARES = (0.05, 0.95)
 
 
 def _drawn_see_through(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, parts: np.ndarray,
@@ -199,14 +208,14 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, parts: 
                        rgb: np.ndarray) -> None:
     """The parts the portrait draws see-through (parts (k, 3): straight colours): a pixel of
     the silhouette (fg, (H, W) bool, or where the edge's un-mixing left alpha) that is such
-    a colour c, shaded or lit by k, over the backdrop
-    B (P - B = u*c - a*B, u = a*k: least squares for u and a) within DRAWN_SEE_THROUGH_FIT,
-    a and k in range, and explained so clearly better than by a shade of an opaque
-    portrait colour (ref, DRAWN_SEE_THROUGH_MARGIN: a part seen through glass is opaque
-    in the sprite) or lying where most of the silhouette within `reach` px is read so (a
-    jelly's rim over blue is as grey as an eye white) is un-mixed at that share, in place in alpha
-    (H, W) and rgb (H, W, 3): the backdrop shows through the sprite there as through the
-    portrait, where a glass dome, fairy wings or a jelly slime would be backdrop-tinted."""
+    a colour c, shaded or lit by k, over the backdrop B (P - B = u*c - a*B, u = a*k: least
+    squares for u and a) within DRAWN_SEE_THROUGH_FIT, a and k in range, and explained so
+    clearly better than by a shade of an opaque portrait colour (ref,
+    DRAWN_SEE_THROUGH_MARGIN: a part seen through glass is opaque in the sprite) or lying
+    where most of the silhouette within `reach` px is read so (a jelly's rim over blue is
+    as grey as an eye white) is un-mixed at that share, in place in alpha (H, W) and rgb
+    (H, W, 3): the backdrop shows through the sprite there as through the portrait, where
+    a glass dome, fairy wings or a jelly slime would be backdrop-tinted."""
     # The silhouette too: a jelly as pale as the key, keyed out by the zone, is read again.
     idx = np.flatnonzero(fg.reshape(-1) | (alpha.reshape(-1) > 0))
     if not len(idx):
@@ -225,7 +234,8 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, parts: 
         a = (cb * cd - cc * bd) / det
         k = u / np.maximum(a, 1e-3)
         miss = np.sqrt(norm2(D - u[:, None] * c + a[:, None] * B))
-        fits = (ok & (miss < best) & (a >= SEE_THROUGH_SHARES[0]) & (a <= SEE_THROUGH_SHARES[1])
+        lo, hi = DRAWN_SEE_THROUGH_SHARES
+        fits = (ok & (miss < best) & (a >= lo) & (a <= hi)
                 & (k >= despill.SHADES[0]) & (k <= despill.SHADES[1]))
         best = np.where(fits, miss, best)
         share = np.where(fits, a, share)
@@ -551,7 +561,6 @@ def _candidates(p: np.ndarray, deep: np.ndarray, colours: _FrameColours, edge: _
         told = edge.rim & ~np.isnan(local).any(1)
         C[:, -1] = np.where(told[:, None], ink_shade * C[:, 0], B)  # B: never chosen
     return C, prior, local
-
 
 
 # A palette colour is a k-means centre, an average without the pixels' noise: a blur's

@@ -1424,6 +1424,10 @@ def test_a_faint_flare_near_the_edge_is_see_through():
     assert (still[..., 3][fuller] >= 128).mean() > 0.9
 
 
+def _see_through(rgba: np.ndarray) -> bool:
+    return len(despill.see_through_colours(rgba)) > 0
+
+
 def _figure(glass: bool) -> np.ndarray:
     """A small antialiased figure (a body and a head), with a pane of glass (30 % alpha, a
     tenth of the figure) in its head where asked."""
@@ -1445,11 +1449,11 @@ def test_see_through_parts_are_told_from_soft_edges(scale):
         h, w = rgba.shape[:2]
         return cv2.resize(rgba, (w * scale, h * scale), interpolation=cv2.INTER_CUBIC)
 
-    assert despill.see_through_parts(upscaled(_figure(glass=True)))
-    assert not despill.see_through_parts(upscaled(_figure(glass=False)))
+    assert _see_through(upscaled(_figure(glass=True)))
+    assert not _see_through(upscaled(_figure(glass=False)))
     ghost = _figure(glass=False)
     ghost[..., 3] = (ghost[..., 3].astype(np.uint16) * 200 // 255).astype(np.uint8)
-    assert despill.see_through_parts(upscaled(ghost))
+    assert _see_through(upscaled(ghost))
 
 
 def test_the_opening_frame_names_the_colour_the_model_drew_a_part_in():
@@ -1527,10 +1531,10 @@ def test_see_through_colours_name_the_glass_not_a_shadow_or_a_feathered_edge():
     cv2.ellipse(shadow, (30, 95), (26, 8), 0, 0, 360, (0, 0, 0, 102), -1)
     shadow[:90][_figure(glass=False)[..., 3] > 0] = _figure(glass=False)[
         _figure(glass=False)[..., 3] > 0]
-    assert not despill.see_through_parts(shadow)
+    assert not _see_through(shadow)
     big = cv2.resize(_figure(glass=False), (240, 360), interpolation=cv2.INTER_CUBIC)
     big[..., 3] = cv2.GaussianBlur(big[..., 3], (0, 0), 12)
-    assert not despill.see_through_parts(big)
+    assert not _see_through(big)
 
 
 @pytest.mark.parametrize("screen", [(40, 200, 70), (30, 70, 200)])
@@ -1606,3 +1610,14 @@ def test_a_colour_drifting_step_by_step_is_followed_and_a_sudden_glow_is_not():
     assert float(despill.shade_distance(flash[None], got)[0]) > 30, got
     small, masks = clip(drift=False)
     assert len(drawn.drifted_colours(small, masks, model, known, (4 * h, 4 * w))) == 0
+
+
+@given(st.tuples(*[st.integers(-50, 550)] * 4), st.integers(1, 500), st.integers(1, 500))
+def test_a_clamped_box_lies_in_the_frame_and_keeps_what_was_in_it(box, h, w):
+    """clamp_box cuts a padded box to the frame: inside it, and a box already inside is
+    kept as it is."""
+    x0, y0, x1, y1 = matte.clamp_box(box, h, w)
+    assert x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
+    inside = box[0] >= 0 and box[1] >= 0 and box[2] <= w and box[3] <= h
+    assert not inside or (x0, y0, x1, y1) == box
+    assert matte.clamp_box(None, h, w) == (0, 0, w, h)
