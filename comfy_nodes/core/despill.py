@@ -55,6 +55,16 @@ UNBLUR_PALETTE_SHARE = 0.6
 # ... unless it is within this many levels of a portrait colour: then it is that colour,
 # lit a little differently (a green shirt is a "mix" of backdrop and skin, geometrically)...
 UNBLUR_KEEP = 25.0
+# ... or within this many levels of one's shade (SHADES): a shaded part's mid-tone lies
+# between its light and dark tones, so _between_others drops it as a boundary colour, and
+# the part's pixels between the tones were then 25+ levels from every kept colour and
+# read as a far colour's 20 % blur: blue trousers on a blue screen as a yellow spear
+# hook's, keyed out. Measured (IoU, holes): an independent trial's jeans on blue 0.900 ->
+# 0.936 (5.6 -> 1.7 %), a held-out small spearman in blue trousers on blue 0.866 ->
+# 0.888 (4.4 -> 1.8 %), a wolf turning on blue edge -8.2 -> -4.7 (passes); 198 trial
+# clips otherwise within 0.001 IoU and 1.2 levels (a denim run 0.9504 -> 0.9499). At 5
+# levels the wolf did not move; at 12 a cel run on blue lost 0.005.
+UNBLUR_SHADE = 8.0
 # ... as long as some portrait colour's shade explains it within this many levels of how
 # well the mix line does (for mixes of colours NEAR_MIX_FAR or more from the backdrop:
 # nearer it, shading reads as a large share). A pale runner's grey blurred on blue lay
@@ -557,7 +567,8 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
     """Which colours c (M, 3) are a portrait colour blurred with the backdrop b (M, 3): on
     the line from b to one of `reference`, within UNBLUR_RESIDUAL levels, at less than
     `share` of it, and not within UNBLUR_KEEP levels of any of the portrait's own colours
-    (a colour near one is that colour, lit a little differently, unless the mix line
+    nor UNBLUR_SHADE of one's shade (a colour near one is that colour, lit a little
+    differently or shaded, unless the mix line
     explains it KEEP_CLEARER levels better than any portrait colour's shade, for a mix of
     a colour NEAR_MIX_FAR or more from the backdrop; a boundary colour of the palette,
     between two others, is no part's own: a sword's faint trail sat near the shirt-legs
@@ -589,7 +600,10 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
     near, which = closest(cu, core)
     resid = line_residual(cu, bu, f)
     near_one = near <= UNBLUR_KEEP
-    own = near_one & (resid < UNBLUR_RESIDUAL)  # (only these can be kept as their own)
+    own_colour = near_one.copy()
+    far = np.flatnonzero(~near_one)
+    own_colour[far] = shade_distance(cu[far], core) <= UNBLUR_SHADE
+    own = own_colour & (resid < UNBLUR_RESIDUAL)  # (only these can be kept as their own)
     ask = np.flatnonzero(own & (norm2(f - bu) >= NEAR_MIX_FAR ** 2))
     shade = shade_distance(cu[ask], reference)
     ask, shade = ask[shade > KEEP_CLEARER], shade[shade > KEEP_CLEARER]  # (a shade: its own)

@@ -272,6 +272,43 @@ def test_a_pale_parts_blurred_interior_on_blue_is_a_mix():
     assert 0.85 < share[0] < 0.9
 
 
+# A shaded part drawn in three tones (light, mid, dark: k-means keeps each), the mid one
+# between the others and so dropped as a boundary colour, and a far colour of another part
+# (a yellow hook), over a blue screen: held-out trial 22's spearman in blue trousers.
+_TROUSERS = np.array([[68, 102, 187], [48, 74, 149], [32, 52, 116]], np.float32)
+_HOOK = np.array([140, 127, 54], np.float32)
+_BLUE_SCREEN = np.array([36, 76, 193], np.float32)
+
+
+def test_a_shade_between_a_parts_tones_is_no_far_colours_blur():
+    """The trousers' colour in the clip (58, 86, 164), between the portrait's light and mid
+    tones and 25+ levels from the kept ones, is the light tone shaded (within UNBLUR_SHADE),
+    not the hook's colour blurred at 20 % (which its mix line explains within a level):
+    read so, the trousers' rims were un-mixed against the hook and keyed out (holes 4.4 %)."""
+    reference = np.concatenate([_TROUSERS, _HOOK[None]])
+    c = np.array([[58, 86, 164]], np.float32)
+    assert despill.nearest(c, _TROUSERS[[0, 2]])[0] > despill.UNBLUR_KEEP
+    assert despill.shade_distance(c, _TROUSERS[:1])[0] <= despill.UNBLUR_SHADE
+    assert despill.mix_distance(c, _BLUE_SCREEN[None], _HOOK[None])[0] < 1.0
+    mixed, f, share = despill.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
+                                          despill.UNBLUR_SHARE)
+    assert not mixed[0], (f, share)
+
+
+@settings(max_examples=200, deadline=None)
+@given(s=st.floats(0.6, 1.0), hook=_colour)
+def test_a_parts_shade_is_never_a_far_colours_blur(s, hook):
+    """Any shade of the trousers' light tone (0.6-1.0 of it, to whole levels) is never read
+    as a blur of another part's colour farther than UNBLUR_KEEP from every shade of it,
+    whatever that colour is."""
+    c = np.round(s * _TROUSERS[:1])
+    assume(despill.shade_distance(hook[None], _TROUSERS)[0] > 2 * despill.UNBLUR_KEEP)
+    reference = np.concatenate([_TROUSERS, hook[None]])
+    mixed, f, _ = despill.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
+                                      despill.UNBLUR_SHARE)
+    assert not (mixed[0] and np.array_equal(f[0], hook))
+
+
 @settings(max_examples=200, deadline=None)
 @given(b=_backdrop, off=st.tuples(*[st.integers(-45, 45)] * 3), d=st.floats(4.0, 20.0))
 def test_a_near_key_colour_toward_the_backdrop_is_its_own(b, off, d):
