@@ -61,10 +61,17 @@ UNBLUR_KEEP = 25.0
 # read as a far colour's 20 % blur: blue trousers on a blue screen as a yellow spear
 # hook's, keyed out. Measured (IoU, holes): an independent trial's jeans on blue 0.900 ->
 # 0.936 (5.6 -> 1.7 %), a held-out small spearman in blue trousers on blue 0.866 ->
-# 0.888 (4.4 -> 1.8 %), a wolf turning on blue edge -8.2 -> -4.7 (passes); 198 trial
+# 0.888 (4.4 -> 1.8 %), a wolf turning on blue edge -8.2 -> -3.3 (passes); 198 trial
 # clips otherwise within 0.001 IoU and 1.2 levels (a denim run 0.9504 -> 0.9499). At 5
-# levels the wolf did not move; at 12 a cel run on blue lost 0.005. It costs ~4 ms a 720p
-# frame with a portrait (1.4 % of its matte).
+# levels the wolf did not move; at 12 a cel run on blue lost 0.005. The price: a shade
+# line is long, and some true blurs lie near one (a review blurred trial 22's palette
+# colours over its screens at 5-90 %: 1.3 % of those un-mixed before now stay opaque, e.g.
+# a black at 44-70 % over blue reads as the jeans' 0.66 shade); no trial clip showed a
+# loss from it. Keeping the mid-tone in the palette instead (a tone within 10 levels of a
+# shade of either end is no boundary colour) flipped 0.2 % of those blurs and mended the
+# spearman and the wolf alike, but not the jeans: the clip draws them in a colour the
+# portrait lacks (drawn.opening_colours), whose shades are 25+ levels from it too. It
+# costs ~4 ms a 720p frame with a portrait (1.4 % of its matte).
 UNBLUR_SHADE = 8.0
 # ... as long as some portrait colour's shade explains it within this many levels of how
 # well the mix line does (for mixes of colours NEAR_MIX_FAR or more from the backdrop:
@@ -569,8 +576,8 @@ def blurred_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: floa
     the line from b to one of `reference`, within UNBLUR_RESIDUAL levels, at less than
     `share` of it, and not within UNBLUR_KEEP levels of any of the portrait's own colours
     nor UNBLUR_SHADE of one's shade (a colour near one is that colour, lit a little
-    differently or shaded, unless the mix line
-    explains it KEEP_CLEARER levels better than any portrait colour's shade, for a mix of
+    differently or shaded, unless, for one near in RGB alone, the mix line explains it
+    KEEP_CLEARER levels better than any portrait colour's shade, for a mix of
     a colour NEAR_MIX_FAR or more from the backdrop; a boundary colour of the palette,
     between two others, is no part's own: a sword's faint trail sat near the shirt-legs
     boundary colour and stayed opaque). The one exception to both limits:

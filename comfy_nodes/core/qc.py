@@ -71,7 +71,7 @@ Flags are facts about the clip, not errors: the sheet is still written.
   moving on 36 px a frame: 0.066).
   The threshold was 0.0025 (between the 90 clips' 0.0015 and 0.0038) until held-out trial
   22's clean hurt, a mane of 70 sub-pixel hair strands tossed by two hits, scored 0.00251
-  and was flagged. Scored again over all 198 clips of trials 12-22 (13 generators): the
+  and was flagged. Scored again over all 198 clips of trials 12-22 (11 generators): the
   clean ones at most 0.00251 (then 0.0020, a dark 16 fps walk), the ghosted 0.0045-0.055;
   so 0.003, between the highest clean score and the lowest ghost (0.0038) of all.
   Counting the side left behind alone, with the threshold at 0.0065, overlapped: ghosts

@@ -296,17 +296,34 @@ def test_a_shade_between_a_parts_tones_is_no_far_colours_blur():
 
 
 @settings(max_examples=200, deadline=None)
-@given(s=st.floats(0.6, 1.0), hook=_colour)
-def test_a_parts_shade_is_never_a_far_colours_blur(s, hook):
-    """Any shade of the trousers' light tone (0.6-1.0 of it, to whole levels) is never read
-    as a blur of another part's colour farther than UNBLUR_KEEP from every shade of it,
-    whatever that colour is."""
+@given(s=st.floats(0.6, 1.0), t=st.floats(0.1, 0.8))
+@example(s=0.86, t=0.2)  # the spearman's trousers as the hook's 20 % blur
+def test_a_parts_shade_is_never_a_far_colours_blur(s, t):
+    """Any shade of the trousers' light tone (0.6-1.0 of it, to whole levels), though it
+    lies exactly on the mix line of some colour farther than 2 * UNBLUR_KEEP from every
+    shade of theirs (at share t: that colour is B + (c - B) / t), is read as the trousers,
+    never as that colour blurred."""
     c = np.round(s * _TROUSERS[:1])
+    hook = _BLUE_SCREEN + (c[0] - _BLUE_SCREEN) / t
+    assume(((hook >= 0) & (hook <= 255)).all())
     assume(despill.shade_distance(hook[None], _TROUSERS)[0] > 2 * despill.UNBLUR_KEEP)
     reference = np.concatenate([_TROUSERS, hook[None]])
     mixed, f, _ = despill.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
                                       despill.UNBLUR_SHARE)
     assert not (mixed[0] and np.array_equal(f[0], hook))
+
+
+@pytest.mark.parametrize("t", [0.1, 0.29])
+def test_a_far_colours_blur_off_every_shade_is_still_a_blur(t):
+    """The hook's colour blurred over the screen at 10 % or 29 %, 11-22 levels off every
+    shade of the trousers' tones (more than UNBLUR_SHADE + 2): still read as the hook
+    blurred. Bounds the rule from above: a shade reach of 12 keeps the 29 % blur opaque."""
+    reference = np.concatenate([_TROUSERS, _HOOK[None]])
+    c = np.round(t * _HOOK + (1 - t) * _BLUE_SCREEN)[None]
+    assert despill.shade_distance(c, _TROUSERS)[0] > despill.UNBLUR_SHADE + 2
+    mixed, f, share = despill.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
+                                          despill.UNBLUR_SHARE)
+    assert mixed[0] and np.array_equal(f[0], _HOOK), (f, share)
 
 
 @settings(max_examples=200, deadline=None)
