@@ -479,6 +479,38 @@ def test_a_wide_blur_of_a_colour_the_portrait_lacks_is_unmixed_against_it():
         assert np.abs(out[..., :3][part].astype(np.float32) - tint).max(1).mean() < 25
 
 
+def test_a_blurred_trail_with_no_opaque_part_is_translucent_past_its_rim():
+    """A sword's trail where the silhouette moved: a 14 px band of the portrait's red at
+    55 % over the backdrop, no opaque part in it. Past its rim the wrap's cap would take
+    those pixels for opaque red under a strong wrap (so they came out, every column at
+    1.0); nothing opaque lies near for a wrap to fade into (matte.RAMP_SHARE), so every
+    column reads within 0.15 of 55 %. An opaque bar beside it stays opaque."""
+    trail = 0.55 * RED + 0.45 * GREEN
+    frame, key = _painted([((slice(100, 340), slice(100, 180)), RED),
+                           ((slice(100, 340), slice(200, 214)), trail)])
+    moving = np.zeros((448, 448), bool)
+    moving[90:350, 90:230] = True
+    out = matte.refine(frame, key, reference=despill.Reference(RED[None]), moving=moving)
+    alpha = out[130:310, 200:214, 3].astype(np.float32).mean(0) / 255
+    assert float(np.abs(alpha - 0.55).max()) < 0.15, alpha
+    assert out[130:310, 100:180, 3].min() == 255
+
+
+def test_an_opaque_part_under_a_strong_wrap_stays_opaque_where_it_moved():
+    """A red bar whose right edge carries a light wrap of 35 % fading over 8 px, where the
+    silhouette moved: past the rim the wrap's share is what the cap allows, and an opaque
+    part lies there (the bar), so those pixels stay opaque."""
+    blocks = [((slice(100, 340), slice(150, 250)), RED)]
+    for k in range(8):
+        w = 0.35 * (1 - k / 8)
+        blocks.append(((slice(100, 340), slice(249 - k, 250 - k)), (1 - w) * RED + w * GREEN))
+    frame, key = _painted(blocks)
+    moving = np.zeros((448, 448), bool)
+    moving[90:350, 140:270] = True
+    out = matte.refine(frame, key, reference=despill.Reference(RED[None]), moving=moving)
+    assert out[130:310, 150:248, 3].min() == 255, out[130:310, 240:250, 3].min(0)
+
+
 @pytest.mark.parametrize("moved", [True, False])
 @pytest.mark.parametrize("width", [40, 60, 90, 120])
 def test_a_linear_blur_ramp_is_unmixed_to_its_part(moved, width):
