@@ -481,10 +481,12 @@ def test_a_wide_blur_of_a_colour_the_portrait_lacks_is_unmixed_against_it():
 
 def test_a_blurred_trail_with_no_opaque_part_is_translucent_past_its_rim():
     """A sword's trail where the silhouette moved: a 14 px band of the portrait's red at
-    55 % over the backdrop, no opaque part in it. Past its rim the wrap's cap would take
-    those pixels for opaque red under a strong wrap (so they came out, every column at
-    1.0); nothing opaque lies near for a wrap to fade into (matte.RAMP_SHARE), so every
-    column reads within 0.15 of 55 %. An opaque bar beside it stays opaque."""
+    55 % over the backdrop, no opaque part in it. Just past its rim the wrap's cap would
+    take those pixels for opaque red under a strong wrap (the column one rim-width in on
+    either side came out 1.0); nothing opaque lies near for a wrap to fade into
+    (matte.RAMP_SHARE), so every column reads within 0.15 of 55 % (the rim's and the
+    ring's with the moving rim's wrap divided out, 0.66). An opaque bar elsewhere in the
+    frame stays opaque."""
     trail = 0.55 * RED + 0.45 * GREEN
     frame, key = _painted([((slice(100, 340), slice(100, 180)), RED),
                            ((slice(100, 340), slice(200, 214)), trail)])
