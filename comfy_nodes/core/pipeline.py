@@ -290,8 +290,8 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)
         corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)
-        rx, ry = corners[0].min() + cx, corners[1].min() + cy  # in the clip's pixels
-        rect = (rx, ry, corners[0].max() - rx, corners[1].max() - ry)
+        x0, y0 = corners[0].min(), corners[1].min()
+        rect = (x0 + cx, y0 + cy, corners[0].max() - x0, corners[1].max() - y0)  # clip pixels
         return (_premultiplied_warp(rgba, m, (cw, ch)),
                 Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
 

@@ -108,6 +108,10 @@ SMEAR_ABOVE = 0.003
 SMEAR_WINDOW = 0.12  # width of the cluster of shares a ghost's pixels fall in
 FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
 BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in every frame
+# A bar is at most this share of the frame's height or width: a 9:16 picture inside a 16:9
+# frame leaves 34 % a side (under a third, its bars went uncut and the backdrop was learned
+# from their black: the whole picture came out as character).
+BAR_SHARE = 0.42
 
 
 def truncated(frame_count: int, fps: float, seconds: float) -> bool:
@@ -259,7 +263,7 @@ def bars(small: np.ndarray) -> tuple[int, int, int, int]:
     def run(v: np.ndarray) -> int:
         dark = v < BAR_LUMA
         n = int(np.argmin(dark)) if not dark.all() else len(v)
-        return n + 1 if 0 < n < len(v) // 3 else 0
+        return n + 1 if 0 < n < BAR_SHARE * len(v) else 0
 
     return run(row_max), run(row_max[::-1]), run(col_max), run(col_max[::-1])
 

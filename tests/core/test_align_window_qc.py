@@ -162,6 +162,32 @@ def test_truncated_at_another_rate_is_judged_by_the_recipes_seconds():
     assert qc.truncated(44, 30.0, 1.5)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(16, 96), st.integers(16, 96), st.floats(0.0, 0.4), st.floats(0.0, 0.4),
+       st.booleans())
+def test_bars_are_found_up_to_a_9_16_picture_in_a_16_9_frame(h, w, share_a, share_b,
+                                                              columns):
+    """Black bars on two opposite sides, each up to 40 % of the frame (a 9:16 picture in a
+    16:9 frame leaves 34 % a side), round a green picture: each is found, plus one seam
+    row or column, and nothing on the other two sides. (Bars of a third or more went
+    uncut, and the backdrop was learned from their black.)"""
+    frames = np.zeros((3, h, w, 3), np.uint8)
+    frames[...] = (40, 180, 60)
+    length = w if columns else h
+    a, b = int(share_a * length), int(share_b * length)
+    if columns:
+        frames[:, :, :a] = 0
+        frames[:, :, length - b:] = 0
+    else:
+        frames[:, :a] = 0
+        frames[:, length - b:] = 0
+    top, bottom, left, right = qc.bars(frames)
+    found = (left, right) if columns else (top, bottom)
+    other = (top, bottom) if columns else (left, right)
+    assert found == (a + 1 if a else 0, b + 1 if b else 0)
+    assert other == (0, 0)
+
+
 def test_noise_clip():
     """Pure noise is NOISE and still yields a sheet of the recipe's frame count."""
     from comfy_nodes.core import video

@@ -121,6 +121,10 @@ def test_letterbox_is_cut_not_noise():
     assert crop["x"] == 0 and crop["w"] == 448
     assert 48 <= crop["y"] <= 60 and 448 - 60 <= crop["y"] + crop["h"] <= 448 - 48
     assert "NOISE" not in r.flags
+    cell = r.meta["meta"]["cell"]
+    for f in r.meta["frames"].values():  # the rect is the cell's footprint, in clip pixels
+        x, y, w, h = f["source"]["rect"]
+        assert abs(w / h - cell["w"] / cell["h"]) < 0.01, (w, h)
 
 
 def test_variable_frame_rate_is_resampled_and_noted():
