@@ -112,7 +112,7 @@ class SpriteMatte(io.ComfyNode):
         full = key.sized(h, w)
         if reference is not None and len(arr):  # the colours the model drew it in, too
             reference = drawn.drawn_reference(reference, arr, small, masks, full)
-        rgba = np.stack([matte.refine(f, full, defringe=defringe, reference=reference,
+        rgba = np.stack([matte.refine(f, full.at(i), defringe=defringe, reference=reference,
                                       moving=silhouette.moving_at(masks, i, (h, w)))
                          for i, f in enumerate(arr)])
         return io.NodeOutput(uint8_to_image(rgba[..., :3]), uint8_to_mask(rgba[..., 3]))

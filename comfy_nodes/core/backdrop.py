@@ -12,6 +12,7 @@ frame, at the reduced size) follow from it; core/matte.py refines the sheet's fr
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -26,6 +27,20 @@ SHADOW_FLOOR = 0.75
 HIGHLIGHT_CEIL = 1.3
 # A key colour must be saturated (pure green spans ~0.6 in chromaticity; grey spans 0).
 MIN_KEY_SATURATION = 0.2
+# A row whose backdrop reads under this share of the plate's brightness at both sides of
+# the frame is a floor: a studio cyclorama's floor is darker than its wall (generated
+# footage draws one often: 62-68 % of the wall in an independent trial), a step the smooth
+# plate cannot follow, and under SHADOW_FLOOR the whole floor was character (IoU
+# 0.07-0.56, the sheet's cells the frame's width). Such rows' plate is darkened to the
+# backdrop seen at the frame's sides, frame by frame (a camera's drift moves the horizon:
+# 20 px over 49 frames there). Judged at the brighter side, so a dark green part touching
+# one side of the frame is no floor; rows within this share stay as fitted (the plate
+# already models gradients and vignetting), so clips with no floor are matted as before.
+FLOOR_DARKER = 0.9
+# ... rows that reach the frame's bottom and begin with a step down of this share of the
+# wall's brightness over 5 % of the height: a vignette darkens the lower rows as much,
+# smoothly (a quality fixture's 30 % vignette read as a floor from 84 % down).
+FLOOR_STEP = 0.12
 
 
 @dataclass(frozen=True)
@@ -35,6 +50,9 @@ class KeyModel:
     noise: float  # robust sigma of the backdrop's colour distance, in 0..255 units
     threshold: float  # colour distance above which a pixel is character
     backdrop_share: float  # share of the frame border that looks like the backdrop
+    # (N, h) each frame's row brightness where a floor darkens the plate (FLOOR_DARKER), 1
+    # elsewhere; None where no row of any frame is a floor.
+    floor: np.ndarray | None = None
 
     @property
     def channel(self) -> int:
@@ -50,6 +68,17 @@ class KeyModel:
         """This model with its plate at full size, for refining many frames of that size
         (refine would resize the plate for each)."""
         return dataclasses.replace(self, plate=self.plate_at(height, width))
+
+    def at(self, t: int) -> KeyModel:
+        """The model of frame t: its plate darkened where frame t shows a floor (this model
+        itself where the clip has none)."""
+        if self.floor is None:
+            return self
+        rows = self.floor[t].reshape(-1, 1).astype(np.float32)
+        h, w = self.plate.shape[:2]
+        if len(rows) != h:  # rows at the plate's size, as plate_at resizes the plate
+            rows = cv2.resize(rows, (1, h), interpolation=cv2.INTER_LINEAR)
+        return dataclasses.replace(self, plate=self.plate * rows.reshape(h, 1, 1), floor=None)
 
 
 def model_factor(h: int, w: int, model_side: int = 128) -> int:
@@ -122,34 +151,96 @@ def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) ->
     n, h, w, _ = frames.shape
     # sorted(set()), not np.unique: its plain form imports numpy.ma (8 ms a process)
     idx = np.array(sorted(set(np.linspace(0, n - 1, min(samples, n)).round().astype(int))))
-    small = shrink(frames[idx], model_factor(h, w, model_side)).astype(np.float32)
+    factor = model_factor(h, w, model_side)
+    small = shrink(frames[idx], factor).astype(np.float32)
     sh, sw = small.shape[1:3]
     ring = max(1, round(min(sw, sh) / 40))
     border = _border(small, ring)
     key = np.median(border, axis=0)
-    chroma = _chromaticity(small)
     key_chroma = _chromaticity(key)
-    dist = max_abs(chroma - key_chroma)
     border_dist = max_abs(_chromaticity(border) - key_chroma)
     # The border's own chroma spread sets the tolerance (gradients, noise), within bounds.
     tol = float(np.clip(np.percentile(border_dist, 90) * 1.5, 0.02, 0.12))
-    bright = total(small) >= SHADOW_FLOOR * key.sum()
-    candidate = (dist <= tol) & bright
     backdrop_share = float((border_dist <= tol).mean())
     if key_chroma.max() - key_chroma.min() < MIN_KEY_SATURATION:
         backdrop_share = 0.0  # a grey border is no chroma-key backdrop at all
 
+    floor = _floor(_sides(frames, factor, (sh, sw), ring), key, key_chroma, tol)
+    lifted = small if floor is None else small / floor[idx][..., None, None]
+    plate, noise = _plate(lifted, key, key_chroma, tol)
+    threshold = float(np.clip(4.0 * noise + 8.0, 14.0, 60.0))
+    return KeyModel(key.astype(np.float32), plate, noise, threshold, backdrop_share, floor)
+
+
+def _plate(small: np.ndarray, key: np.ndarray, key_chroma: np.ndarray, tol: float
+           ) -> tuple[np.ndarray, float]:
+    """(the plate, the backdrop's noise) of reduced frames (n, h, w, 3) float32."""
+    dist = max_abs(_chromaticity(small) - key_chroma)
+    bright = total(small) >= SHADOW_FLOOR * key.sum()
+    candidate = (dist <= tol) & bright
     # A smooth surface (gradient + vignette) fitted robustly to the backdrop pixels: a
     # character's own greens are outliers to it and cannot bend it, unlike a local average.
     plate = _fit_plate(small, candidate, key)
     d = colour_distance(small, plate[None])
     resid = d[candidate]
     if resid.size < 16:
-        noise = 8.0
-    else:
-        noise = float(1.4826 * np.median(np.abs(resid - np.median(resid))) + np.median(resid))
-    threshold = float(np.clip(4.0 * noise + 8.0, 14.0, 60.0))
-    return KeyModel(key.astype(np.float32), plate, noise, threshold, backdrop_share)
+        return plate, 8.0
+    return plate, float(1.4826 * np.median(np.abs(resid - np.median(resid)))
+                        + np.median(resid))
+
+
+def _sides(frames: np.ndarray, factor: int, size: tuple[int, int], ring: int
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """The left and right `ring` columns of every frame (N, H, W, 3) at the model's size
+    (size: its (h, w)), as float32 (N, h, ring, 3) each: only they are reduced, not the
+    frames."""
+    sh, sw = size
+    f = factor
+    left = shrink(frames[:, :sh * f, :ring * f], f)
+    right = shrink(frames[:, :sh * f, (sw - ring) * f:sw * f], f)
+    return left.astype(np.float32), right.astype(np.float32)
+
+
+def _floor(sides: tuple[np.ndarray, np.ndarray], key: np.ndarray, key_chroma: np.ndarray,
+           tol: float) -> np.ndarray | None:
+    """(N, h) each frame's row brightness, as a share of its wall's, where the backdrop at
+    both sides of the frame reads under FLOOR_DARKER of it, 1 elsewhere; None where no row
+    is a floor. A row's brightness is its brighter side's median over the ring's
+    backdrop-coloured pixels; the wall's is the frame's 80th percentile of its rows' (a
+    floor may fill most of the frame's height but not all of it)."""
+    seen = []
+    for strip in sides:
+        brightness, _ = shade(strip, key)
+        keyed = max_abs(_chromaticity(strip) - key_chroma) <= tol
+        with warnings.catch_warnings():  # a row with no backdrop pixel: NaN, said below
+            warnings.simplefilter("ignore", RuntimeWarning)
+            seen.append(np.nanmedian(np.where(keyed, brightness, np.nan), axis=2))
+    row = np.fmax(seen[0], seen[1])  # NaN only where neither side shows the backdrop
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        wall = np.nanpercentile(row, 80, axis=1)[:, None]
+    share = np.nan_to_num(row / wall, nan=1.0).astype(np.float32)
+    floor = np.ones_like(share)
+    for t, s in enumerate(share):
+        top = _floor_top(s)
+        if top is not None:
+            floor[t, top:] = np.minimum(s[top:], 1.0)
+    return floor if (floor < 1.0).any() else None
+
+
+def _floor_top(share: np.ndarray) -> int | None:
+    """The first row of a frame's floor (share (h,): its rows' brightness as a share of the
+    wall's): the rows under FLOOR_DARKER that reach the frame's bottom, where they begin
+    with a step of FLOOR_STEP (a vignette darkens the lower rows too, but smoothly)."""
+    dark = share < FLOOR_DARKER
+    if not dark[-1]:
+        return None
+    top = len(share) - int(np.argmin(dark[::-1])) if not dark.all() else 0
+    k = max(2, len(share) // 20)
+    if top < k:
+        return None  # no wall above: no step to see
+    return top if float(np.median(share[top - k:top]) - np.median(share[top:top + k])) >= (
+        FLOOR_STEP) else None
 
 
 def _poly_terms(h: int, w: int) -> np.ndarray:
@@ -217,6 +308,6 @@ def coarse_masks(small: np.ndarray, key: KeyModel,
     area = h * w
     out = np.empty((n, h, w), np.uint8)
     for i in range(n):  # frame by frame: a float copy of a long clip would dwarf the rest
-        fg = (colour_distance(small[i], key.plate) > key.threshold).astype(np.uint8)
+        fg = (colour_distance(small[i], key.at(i).plate) > key.threshold).astype(np.uint8)
         out[i] = clean_mask(fg, max(2, area // 4000), area // 400, parts)
     return out

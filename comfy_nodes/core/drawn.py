@@ -42,7 +42,7 @@ def drawn_reference(reference: despill.Reference, frames: np.ndarray, small: np.
     key: the backdrop at full size). As it is where the portrait has see-through parts."""
     if reference.see_through:
         return reference
-    first = opening_colours(frames[0], frames[min(1, len(frames) - 1)], key,
+    first = opening_colours(frames[0], frames[min(1, len(frames) - 1)], key.at(0),
                             reference.palette, box)
     known = np.concatenate([reference.palette, first])
     return reference.wearing(np.concatenate(

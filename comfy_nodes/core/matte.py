@@ -114,7 +114,7 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
            reference: despill.Reference | None = None,
            moving: np.ndarray | None = None) -> np.ndarray:
     """Full-resolution RGBA (uint8) of one frame (H, W, 3) uint8: soft matte, despill,
-    defringe.
+    defringe. key: the frame's own (KeyModel.at: a floor's rows differ frame by frame).
 
     box (x0, y0, x1, y1): where the character can be (from the coarse mask); the work is
     done there only and the rest of the frame is transparent. reference: what the portrait
@@ -125,6 +125,10 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
     silhouette.moving_region): there a part may be blurred, translucent in the sprite.
     """
     fh, fw = frame.shape[:2]
+    if key.floor is not None:  # a floor darkens each frame's plate in its own rows
+        if len(key.floor) != 1:
+            raise ValueError("matte.refine needs the frame's own key: KeyModel.at(t)")
+        key = key.at(0)
     if box is not None:
         x0, y0, x1, y1 = clamp_box(box, fh, fw)
         out = np.zeros((fh, fw, 4), np.uint8)

@@ -286,7 +286,8 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
 
     def make_cell(m_i: int, t: int) -> tuple[np.ndarray, Cell]:
         moving = silhouette.moving_at(masks, t, (h, w))
-        rgba = matte.refine(frames[t], key, box=box_at(t), reference=reference, moving=moving)
+        rgba = matte.refine(frames[t], key.at(t), box=box_at(t), reference=reference,
+                            moving=moving)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)
         corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)

@@ -59,7 +59,7 @@ def animate(first: np.ndarray, action: str, frames: int, seed: int = 0,
     if frames < 1:
         raise ValueError(f"frames must be >= 1, got {frames}")
     h, w, _ = first.shape
-    key = estimate_key(first[None])
+    key = estimate_key(first[None]).at(0)
     rgba = matte.refine(first, key, defringe=False)
     a = rgba[..., 3:4].astype(np.float32) / 255
     if (a > 0.5).sum() < 16:

@@ -276,13 +276,13 @@ def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
     side and are not scored: a clip of fewer than 3 frames scores 0."""
     if len(small) < 3:
         return 0.0
-    plate = key.plate
     behind, ahead = [], []
     # Frame by frame, three at a time: no float copy of the clip.
-    prev = small[0].astype(np.float32) - plate
-    cur = small[1].astype(np.float32) - plate
+    prev = small[0].astype(np.float32) - key.at(0).plate
+    cur = small[1].astype(np.float32) - key.at(1).plate
     for t in range(1, len(small) - 1):
-        nxt = small[t + 1].astype(np.float32) - plate
+        nxt = small[t + 1].astype(np.float32) - key.at(t + 1).plate
+        plate = key.at(t).plate
         was, will = masks[t - 1] > 0, masks[t + 1] > 0
         area = int(masks[t].sum())
         moved = int((was ^ (masks[t] > 0)).sum())

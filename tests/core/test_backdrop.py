@@ -1,0 +1,92 @@
+"""The backdrop's key: a studio floor darker than the wall (backdrop.FLOOR_DARKER)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from comfy_nodes.core import backdrop, matte
+
+WALL = np.array([45, 160, 70], np.float32)
+H, W = 256, 384
+
+
+def _cyclorama(n: int, floor: float, horizon: float, rise: float,
+               vignette: float = 0.0) -> np.ndarray:
+    """n frames (N, H, W, 3) uint8 of a green wall with a vertical gradient and vignetting
+    (to 1 - vignette in the corners) and a floor `floor` darker below row `horizon` * H (a
+    6 px soft step) that rises `rise` px a frame (a camera's drift), with a little noise."""
+    rng = np.random.default_rng(3)
+    yy = np.arange(H, dtype=np.float32)[:, None, None]
+    xx = np.arange(W, dtype=np.float32)[None, :, None]
+    r2 = (xx / W - 0.5) ** 2 + (yy / H - 0.5) ** 2
+    wall = WALL * (1.0 - 0.08 * yy / H) * (1.0 - 2.0 * vignette * r2)
+    out = np.empty((n, H, W, 3), np.uint8)
+    for t in range(n):
+        below = np.clip((yy - (horizon * H - rise * t)) / 6.0 + 0.5, 0.0, 1.0)
+        frame = np.broadcast_to(wall * (1.0 - floor * below), (H, W, 3))
+        out[t] = np.clip(frame + rng.normal(0, 1.5, (H, W, 3)) + 0.5, 0, 255)
+    return out
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.floats(0.15, 0.5), st.floats(0.45, 0.85), st.floats(0.0, 1.5))
+def test_a_floor_darker_than_the_wall_is_backdrop(floor, horizon, rise):
+    """A cyclorama's floor 15-50 % darker than its wall, its horizon anywhere from 45 to
+    85 % of the height and rising with the camera by up to 1.5 px a frame, with a dark
+    green box standing on it: the coarse masks hold the box and no floor, in every frame.
+    (Judged against a smooth plate, a floor over 25 % darker was all character.)"""
+    frames = _cyclorama(12, floor, horizon, rise)
+    box = (slice(int(0.3 * H), int(0.9 * H)), slice(150, 230))
+    frames[:, box[0], box[1]] = (150, 60, 40)
+    key = backdrop.estimate_key(frames)
+    masks = backdrop.coarse_masks(backdrop.shrink(frames, backdrop.model_factor(H, W)), key)
+    f = H // masks.shape[1]
+    truth = np.zeros((H, W), bool)
+    truth[box] = True
+    small_truth = truth[::f, ::f][:masks.shape[1], :masks.shape[2]]
+    for m in masks:
+        wrong = (m > 0) != small_truth
+        assert wrong.mean() < 0.01, wrong.mean()
+
+
+@pytest.mark.parametrize("vignette", [0.0, 0.3, 0.5])
+def test_no_floor_leaves_the_key_as_it_was(vignette):
+    """A wall with a gradient and vignetting up to 50 % in the corners but no floor: no row
+    is a floor (the vignette darkens the lower rows at the frame's sides smoothly, with no
+    step), so the key is the one learned without floors and such clips are matted as
+    before."""
+    frames = _cyclorama(6, 0.0, 0.7, 0.0, vignette)
+    assert backdrop.estimate_key(frames).floor is None
+
+
+def test_a_dark_green_part_at_one_side_is_no_floor():
+    """A dark green part (the wall's colour at 60 %) touching the frame's left side over
+    rows where the right side shows the wall: judged at the brighter side, it is no floor,
+    and stays character."""
+    frames = _cyclorama(6, 0.0, 0.7, 0.0)
+    part = (slice(100, 200), slice(0, 60))
+    frames[:, part[0], part[1]] = np.clip(WALL * 0.6, 0, 255).astype(np.uint8)
+    key = backdrop.estimate_key(frames)
+    assert key.floor is None
+    masks = backdrop.coarse_masks(backdrop.shrink(frames, backdrop.model_factor(H, W)), key)
+    f = H // masks.shape[1]
+    assert masks[:, 110 // f:190 // f, 0:50 // f].all()
+
+
+def test_each_frame_has_its_own_floor():
+    """The floor's plate follows the horizon frame by frame (KeyModel.at), and refine
+    refuses a key whose frame is not said (it would key one frame against another's
+    floor)."""
+    frames = _cyclorama(8, 0.4, 0.6, 3.0)
+    key = backdrop.estimate_key(frames)
+    assert key.floor is not None and key.floor.shape == (8, key.plate.shape[0])
+    for t in (0, 7):
+        plate = key.sized(H, W).at(t).plate
+        lum = plate[:, W // 2].sum(1)
+        step = int(np.argmax(lum[:-1] - lum[1:]))  # the steepest fall: the horizon
+        assert abs(step - (0.6 * H - 3.0 * t)) <= 6, (t, step)
+    with pytest.raises(ValueError, match="KeyModel.at"):
+        matte.refine(frames[0], key)
