@@ -188,6 +188,39 @@ def test_bars_are_found_up_to_a_9_16_picture_in_a_16_9_frame(h, w, share_a, shar
     assert other == (0, 0)
 
 
+def _walk_that_opens_still(side: int, rows: int, seed: int, turn_at: int | None,
+                           n: int = 96, still: int = 7, period: int = 6) -> np.ndarray:
+    """(n, rows * side * 4) window features of a clip that stands still for `still` frames,
+    then walks in a cycle of `period` poses, each step half the one before (the first half
+    the rest pose): the later steps are as far from the rest pose as from its mirror. From
+    `turn_at` on, every frame is mirrored (a turn that lasts)."""
+    rng = np.random.default_rng(seed)
+    rest = rng.random((rows, side, 4)).astype(np.float32)
+    steps, prev = [], rest
+    for _ in range(period):
+        prev = 0.5 * prev + 0.5 * rng.random((rows, side, 4)).astype(np.float32)
+        steps.append(prev)
+    frames = [rest] * still + [steps[(t - still) % period] for t in range(still, n)]
+    frames = [f if turn_at is None or t < turn_at else f[:, ::-1] for t, f in enumerate(frames)]
+    return np.stack(frames).reshape(n, -1)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10_000), st.integers(48, 64))
+def test_a_walk_that_opens_still_and_turns_is_facing(seed, turn_at):
+    """A walk after a still opening, whose steps drift away from the rest pose (a step's
+    margin against the rest pose alone falls to nothing): turned at frame 48-64 of 96 and
+    staying turned, it is FACING, its steps judged against its own earlier steps
+    (qc._turn_margins); against the opening's poses alone it was not. The same walk
+    unturned is not."""
+    head = _walk_that_opens_still(window.HEAD_SIDE, 24, seed, turn_at)
+    body = _walk_that_opens_still(window.FEATURE_SIDE, 48, seed + 1, turn_at)
+    assert qc.facing(head, body, 0, 24.0)
+    head = _walk_that_opens_still(window.HEAD_SIDE, 24, seed, None)
+    body = _walk_that_opens_still(window.FEATURE_SIDE, 48, seed + 1, None)
+    assert not qc.facing(head, body, 0, 24.0)
+
+
 def test_noise_clip():
     """Pure noise is NOISE and still yields a sheet of the recipe's frame count."""
     from comfy_nodes.core import video
