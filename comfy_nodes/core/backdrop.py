@@ -27,8 +27,9 @@ SHADOW_FLOOR = 0.75
 HIGHLIGHT_CEIL = 1.3
 # A key colour must be saturated (pure green spans ~0.6 in chromaticity; grey spans 0).
 MIN_KEY_SATURATION = 0.2
-# A row whose backdrop reads under this share of the plate's brightness at both sides of
-# the frame is a floor: a studio cyclorama's floor is darker than its wall (generated
+# A row whose backdrop reads under this share of the wall's brightness (the frame's 80th
+# percentile of its rows') at both sides of the frame is a floor: a studio cyclorama's
+# floor is darker than its wall (generated
 # footage draws one often: 62-68 % of the wall in an independent trial), a step the smooth
 # plate cannot follow, and under SHADOW_FLOOR the whole floor was character (IoU
 # 0.07-0.56, the sheet's cells the frame's width). Such rows' plate is darkened to the
@@ -36,6 +37,11 @@ MIN_KEY_SATURATION = 0.2
 # 20 px over 49 frames there). Judged at the brighter side, so a dark green part touching
 # one side of the frame is no floor; rows within this share stay as fitted (the plate
 # already models gradients and vignetting), so clips with no floor are matted as before.
+# A row neither side shows the backdrop in (a prop across the frame) takes its
+# neighbours' reading. Known limit: the floor's rows are read at the model's size (~128
+# px), so at full size a sharp horizon is spread over about two of its rows; a floor 60 %
+# darker than the wall behind a sharp horizon left a faint band of character there
+# (the trials' soft horizons at 62-68 % did not).
 FLOOR_DARKER = 0.9
 # ... rows that reach the frame's bottom and begin with a step down of this share of the
 # wall's brightness over 5 % of the height: a vignette darkens the lower rows as much,
@@ -219,7 +225,11 @@ def _floor(sides: tuple[np.ndarray, np.ndarray], key: np.ndarray, key_chroma: np
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         wall = np.nanpercentile(row, 80, axis=1)[:, None]
-    share = np.nan_to_num(row / wall, nan=1.0).astype(np.float32)
+    share = (row / wall).astype(np.float32)
+    rows = np.arange(share.shape[1])
+    for s in share:  # a row neither side shows: as the rows round it read
+        seen_rows = ~np.isnan(s)
+        s[:] = np.interp(rows, rows[seen_rows], s[seen_rows]) if seen_rows.any() else 1.0
     floor = np.ones_like(share)
     for t, s in enumerate(share):
         top = _floor_top(s)

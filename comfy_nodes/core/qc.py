@@ -213,7 +213,7 @@ def _turn_margins(u: np.ndarray, side: int, rest: int, fps: float) -> np.ndarray
     against references at least GROW_LAG earlier: a clip that opens still and then
     walks has steps as far from the still pose as from its mirror, and its turned walk
     read neither way (trial 18's monk turning mid-walk); its own earlier steps tell."""
-    def mirrored(frames: np.ndarray) -> np.ndarray:  # (only the opening's are compared)
+    def mirrored(frames: np.ndarray) -> np.ndarray:  # (only the references are mirrored)
         return u[frames].reshape(len(frames), -1, side, 4)[:, :, ::-1].reshape(
             len(frames), -1)
 

@@ -188,6 +188,14 @@ def test_bars_are_found_up_to_a_9_16_picture_in_a_16_9_frame(h, w, share_a, shar
     assert other == (0, 0)
 
 
+def test_dark_columns_over_the_bar_share_are_no_bars():
+    """Dark columns over BAR_SHARE of the width at a side are the picture (a dark scene),
+    not a bar: not cut."""
+    frames = np.full((3, 64, 100, 3), (40, 180, 60), np.uint8)
+    frames[:, :, :45] = 0
+    assert qc.bars(frames) == (0, 0, 0, 0)
+
+
 def _walk_that_opens_still(side: int, rows: int, seed: int, turn_at: int | None,
                            n: int = 96, still: int = 7, period: int = 6) -> np.ndarray:
     """(n, rows * side * 4) window features of a clip that stands still for `still` frames,

@@ -63,11 +63,11 @@ def test_no_floor_leaves_the_key_as_it_was(vignette):
 
 
 def test_a_dark_green_part_at_one_side_is_no_floor():
-    """A dark green part (the wall's colour at 60 %) touching the frame's left side over
-    rows where the right side shows the wall: judged at the brighter side, it is no floor,
-    and stays character."""
+    """A dark green part (the wall's colour at 60 %) touching the frame's left side and
+    bottom, over rows where the right side shows the wall: judged at the brighter side, it
+    is no floor (at the darker, it was), and stays character."""
     frames = _cyclorama(6, 0.0, 0.7, 0.0)
-    part = (slice(100, 200), slice(0, 60))
+    part = (slice(100, None), slice(0, 60))
     frames[:, part[0], part[1]] = np.clip(WALL * 0.6, 0, 255).astype(np.uint8)
     key = backdrop.estimate_key(frames)
     assert key.floor is None
@@ -90,3 +90,16 @@ def test_each_frame_has_its_own_floor():
         assert abs(step - (0.6 * H - 3.0 * t)) <= 6, (t, step)
     with pytest.raises(ValueError, match="KeyModel.at"):
         matte.refine(frames[0], key)
+
+
+def test_a_row_no_side_shows_is_read_as_its_neighbours():
+    """A prop across the whole frame inside the floor (a red bar from side to side): its
+    rows show no backdrop at either side, and are read as the rows round them, so the
+    floor above the bar is still a floor (read as wall, the run of floor rows from the
+    bottom stopped at the bar and the floor above it was character)."""
+    frames = _cyclorama(4, 0.4, 0.6, 0.0)
+    frames[:, 200:212] = (180, 40, 40)
+    key = backdrop.estimate_key(frames)
+    assert key.floor is not None
+    f = H // key.floor.shape[1]
+    assert (key.floor[:, 160 // f:196 // f] < 0.8).all(), key.floor[0, 150 // f:200 // f]
