@@ -29,19 +29,19 @@ HIGHLIGHT_CEIL = 1.3
 MIN_KEY_SATURATION = 0.2
 # A row whose backdrop reads under this share of the wall's brightness (the frame's 80th
 # percentile of its rows') at both sides of the frame is a floor: a studio cyclorama's
-# floor is darker than its wall (generated
-# footage draws one often: 62-68 % of the wall in an independent trial), a step the smooth
-# plate cannot follow, and under SHADOW_FLOOR the whole floor was character (IoU
-# 0.07-0.56, the sheet's cells the frame's width). Such rows' plate is darkened to the
-# backdrop seen at the frame's sides, frame by frame (a camera's drift moves the horizon:
-# 20 px over 49 frames there). Judged at the brighter side, so a dark green part touching
-# one side of the frame is no floor; rows within this share stay as fitted (the plate
-# already models gradients and vignetting), so clips with no floor are matted as before.
-# A row neither side shows the backdrop in (a prop across the frame) takes its
-# neighbours' reading. Known limit: the floor's rows are read at the model's size (~128
-# px), so at full size a sharp horizon is spread over about two of its rows; a floor 60 %
-# darker than the wall behind a sharp horizon left a faint band of character there
-# (the trials' soft horizons at 62-68 % did not).
+# floor is darker than its wall (generated footage draws one often: 62-68 % of the wall
+# in an independent trial), a step the smooth plate cannot follow, and under
+# SHADOW_FLOOR the whole floor was character (IoU 0.07-0.56, the sheet's cells the
+# frame's width). Such rows' plate is darkened to the backdrop seen at the frame's
+# sides, frame by frame (a camera's drift moves the horizon: 20 px over 49 frames
+# there). Judged at the brighter side, so a dark green part touching one side of the
+# frame is no floor; rows within this share stay as fitted (the plate already models
+# gradients and vignetting), so clips with no floor are matted as before. A row neither
+# side shows the backdrop in (a prop across the frame) takes its neighbours' reading.
+# Known limit: the floor's rows are read at the model's size (~128 px), so at full size
+# a sharp horizon is spread over about two of its rows; a floor 60 % darker than the
+# wall behind a sharp horizon left a faint band of character there (the trials' soft
+# horizons at 62-68 % did not).
 FLOOR_DARKER = 0.9
 # ... rows that reach the frame's bottom and begin with a step down of this share of the
 # wall's brightness over 5 % of the height: a vignette darkens the lower rows as much,
@@ -85,6 +85,14 @@ class KeyModel:
         if len(rows) != h:  # rows at the plate's size, as plate_at resizes the plate
             rows = cv2.resize(rows, (1, h), interpolation=cv2.INTER_LINEAR)
         return dataclasses.replace(self, plate=self.plate * rows.reshape(h, 1, 1), floor=None)
+
+
+def spread(first: int, last: int, count: int) -> np.ndarray:
+    """Up to `count` frame indices spread evenly over first..last, each once, in order.
+    sorted(set()), not np.unique: its plain form imports numpy.ma (8 ms a process)."""
+    if count <= 0 or last < first:
+        return np.zeros(0, int)
+    return np.array(sorted(set(np.linspace(first, last, count).round().astype(int))))
 
 
 def model_factor(h: int, w: int, model_side: int = 128) -> int:
@@ -155,8 +163,7 @@ def _along_across(rgb: np.ndarray, plate: np.ndarray
 def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) -> KeyModel:
     """Learn the backdrop of a clip (N, H, W, 3) uint8 RGB."""
     n, h, w, _ = frames.shape
-    # sorted(set()), not np.unique: its plain form imports numpy.ma (8 ms a process)
-    idx = np.array(sorted(set(np.linspace(0, n - 1, min(samples, n)).round().astype(int))))
+    idx = spread(0, n - 1, min(samples, n))
     factor = model_factor(h, w, model_side)
     small = shrink(frames[idx], factor).astype(np.float32)
     sh, sw = small.shape[1:3]
@@ -217,13 +224,12 @@ def _floor(sides: tuple[np.ndarray, np.ndarray], key: np.ndarray, key_chroma: np
     seen = []
     for strip in sides:
         brightness, _ = shade(strip, key)
-        keyed = max_abs(_chromaticity(strip) - key_chroma) <= tol
-        with warnings.catch_warnings():  # a row with no backdrop pixel: NaN, said below
-            warnings.simplefilter("ignore", RuntimeWarning)
-            seen.append(np.nanmedian(np.where(keyed, brightness, np.nan), axis=2))
-    row = np.fmax(seen[0], seen[1])  # NaN only where neither side shows the backdrop
-    with warnings.catch_warnings():
+        seen.append(np.where(max_abs(_chromaticity(strip) - key_chroma) <= tol,
+                             brightness, np.nan))
+    with warnings.catch_warnings():  # a row (or frame) with no backdrop pixel: NaN, said below
         warnings.simplefilter("ignore", RuntimeWarning)
+        # NaN only where neither side shows the backdrop
+        row = np.fmax(np.nanmedian(seen[0], axis=2), np.nanmedian(seen[1], axis=2))
         wall = np.nanpercentile(row, 80, axis=1)[:, None]
     share = (row / wall).astype(np.float32)
     rows = np.arange(share.shape[1])

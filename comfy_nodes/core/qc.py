@@ -90,7 +90,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import snap
-from .backdrop import KeyModel, colour_distance
+from .backdrop import KeyModel, colour_distance, spread
 from .channels import dot, norm2
 from .window import FEATURE_SIDE, HEAD_SIDE, Features, rms_distances
 
@@ -231,20 +231,18 @@ def _turn_margins(u: np.ndarray, side: int, rest: int, fps: float) -> np.ndarray
     # the rest pose itself, at its full asymmetry, always stays).
     opening = opening[to_mirror >= TURNED_SHARE * asymmetry]
     n_open = len(opening)
-    first, count = int(opening[-1]) + 1, min(GROW_CANDIDATES, len(u) - int(opening[-1]) - 1)
     # Spaced by a fraction of a frame, not a whole stride: a stride that divides a walk's
     # period would only ever offer the same few steps.
-    later = np.unique(np.linspace(first, len(u) - 1, count).round().astype(int)) if (
-        count > 0) else np.zeros(0, int)
-    cand = np.concatenate([opening, later])
+    cand = np.concatenate([opening, spread(int(opening[-1]) + 1, len(u) - 1, GROW_CANDIDATES)])
     m = len(cand)
     both = _shift_tolerant(u, np.concatenate([u[cand], mirrored(cand)]), side, shifts)
     lag = max(1, round(GROW_LAG * fps))
-    active = np.arange(m) < n_open
+    of_opening = np.arange(m) < n_open
+    active = of_opening.copy()
     margin = np.empty(len(u))
     at = {int(c): j for j, c in enumerate(cand)}
     for s in range(len(u)):
-        use = active & ((cand <= s - lag) | (np.arange(m) < n_open))
+        use = active & ((cand <= s - lag) | of_opening)
         margin[s] = (both[s, m:][use].min() - both[s, :m][use].min()) / scale
         j = at.get(s)
         if j is not None and j >= n_open and margin[s] >= FACING_MARGIN:
@@ -309,11 +307,12 @@ def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
         return 0.0
     behind, ahead = [], []
     # Frame by frame, three at a time: no float copy of the clip.
-    prev = small[0].astype(np.float32) - key.at(0).plate
-    cur = small[1].astype(np.float32) - key.at(1).plate
+    plate, next_plate = key.at(0).plate, key.at(1).plate  # each frame's: a floor's rows
+    prev = small[0].astype(np.float32) - plate
+    cur = small[1].astype(np.float32) - next_plate
     for t in range(1, len(small) - 1):
-        nxt = small[t + 1].astype(np.float32) - key.at(t + 1).plate
-        plate = key.at(t).plate
+        plate, next_plate = next_plate, key.at(t + 1).plate
+        nxt = small[t + 1].astype(np.float32) - next_plate
         was, will = masks[t - 1] > 0, masks[t + 1] > 0
         area = int(masks[t].sum())
         moved = int((was ^ (masks[t] > 0)).sum())
