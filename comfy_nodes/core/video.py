@@ -59,10 +59,20 @@ def nominal_rate(average: float) -> float:
     return float(best) if abs(best - average) <= 0.05 * best else average
 
 
+# Frame tags (FFmpeg's AVColorSpace and AVColorRange values) under which a frame is plain
+# BT.601 video range: what ComfyUI's SaveVideo writes (swscale's default, untagged).
+_BT601 = frozenset({2, 5, 6})  # unspecified, BT.470BG, SMPTE 170M
+_VIDEO_RANGE = frozenset({0, 1})  # unspecified, MPEG (16-235)
+
+
 def _rgb(frame: av.VideoFrame) -> np.ndarray:
-    """RGB of a decoded frame. For yuv420p (what H.264 models write) OpenCV's converter is
-    ~1.5x faster than swscale's rgb24 and agrees within 3 levels (both BT.601)."""
-    if frame.format.name == "yuv420p" and frame.width % 2 == 0 and frame.height % 2 == 0:
+    """RGB of a decoded frame, by the matrix and range its stream is tagged with: VHS's
+    Video Combine writes BT.709 (read as BT.601, greens come out up to 26 levels off).
+    For untagged or BT.601 yuv420p (ComfyUI's SaveVideo), OpenCV's converter is ~1.5x
+    faster than swscale's and agrees within 3 levels; anything else (BT.709, full range,
+    10-bit) goes through swscale, which follows the frame's tags."""
+    if (frame.format.name == "yuv420p" and frame.width % 2 == 0 and frame.height % 2 == 0
+            and frame.colorspace in _BT601 and frame.color_range in _VIDEO_RANGE):
         return cv2.cvtColor(frame.to_ndarray(), cv2.COLOR_YUV2RGB_I420)
     return frame.to_ndarray(format="rgb24")
 

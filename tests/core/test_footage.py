@@ -10,6 +10,7 @@ import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 
+import av
 import numpy as np
 import pytest
 from PIL import Image
@@ -125,6 +126,56 @@ def test_letterbox_is_cut_not_noise():
     for f in r.meta["frames"].values():  # the rect is the cell's footprint, in clip pixels
         x, y, w, h = f["source"]["rect"]
         assert abs(w / h - cell["w"] / cell["h"]) < 0.01, (w, h)
+
+
+# Colours a matrix mix-up moves most: the key, a green shirt, teal, skin, red, blue, greys.
+PATCHES = np.array([[0, 177, 64], [40, 200, 90], [30, 140, 60], [40, 170, 170],
+                    [230, 180, 150], [200, 40, 40], [30, 60, 200], [240, 240, 240],
+                    [20, 20, 20], [120, 120, 120]], np.uint8)
+# (matrix, range, pixel format): ComfyUI's SaveVideo (swscale's default, untagged), VHS's
+# Video Combine h264-mp4 (BT.709, tagged; 8- or 10-bit), and full-range files.
+TAGGINGS = {"savevideo": (None, None, "yuv420p"), "vhs": ("itu709", "MPEG", "yuv420p"),
+            "vhs_10bit": ("itu709", "MPEG", "yuv420p10le"),
+            "full_601": ("itu601", "JPEG", "yuv420p"), "full_709": ("itu709", "JPEG", "yuv420p")}
+LUMA = {None: (0.299, 0.587, 0.114), "itu601": (0.299, 0.587, 0.114),
+        "itu709": (0.2126, 0.7152, 0.0722)}
+
+
+@pytest.mark.parametrize("tagging", TAGGINGS)
+def test_colours_are_read_by_the_clips_own_matrix_and_range(tmp_path, tagging):
+    """A clip is read by the YUV matrix and range its stream is tagged with: VHS writes
+    BT.709 (`scale=out_color_matrix=bt709`, `-colorspace bt709`), ComfyUI's SaveVideo
+    untagged BT.601. Each patch comes back within 3 levels of what was encoded (read as
+    BT.601, VHS's greens come back up to 26 levels off). The file is checked to hold what
+    its tags say: its luma is the tagged matrix's weighted sum in the tagged range."""
+    matrix, colour_range, pix_fmt = TAGGINGS[tagging]
+    rgb = np.ascontiguousarray(np.repeat(np.repeat(PATCHES[None], 32, 0), 32, 1))
+    path = tmp_path / "clip.mp4"
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("libx264", rate=24)
+        stream.width, stream.height, stream.pix_fmt = 320, 32, pix_fmt
+        stream.options = {"qp": "0", "threads": "1"}
+        if matrix:
+            ctx = stream.codec_context
+            ctx.colorspace = ctx.color_primaries = ctx.color_trc = (
+                1 if matrix == "itu709" else 6)
+            ctx.color_range = 1 if colour_range == "MPEG" else 2
+        tags = {"dst_colorspace": matrix, "dst_color_range": colour_range} if matrix else {}
+        for _ in range(3):
+            frame = av.VideoFrame.from_ndarray(rgb, format="rgb24").reformat(
+                format=pix_fmt, **tags)
+            out.mux(stream.encode(frame))
+        out.mux(stream.encode())
+    with av.open(str(path)) as c:
+        luma = next(c.decode(video=0)).to_ndarray()[:32].astype(float)
+    if pix_fmt.endswith("10le"):
+        luma /= 4
+    weighted = PATCHES.astype(float) @ np.array(LUMA[matrix])
+    expect = weighted if colour_range == "JPEG" else 16 + weighted * 219 / 255
+    assert np.abs(luma[16, 16::32] - expect).max() <= 1.5, (luma[16, 16::32], expect)
+    clip = video.decode(path)
+    got = clip.frames[1, 16, 16::32].astype(int)
+    assert np.abs(got - PATCHES).max() <= 3, got
 
 
 def test_variable_frame_rate_is_resampled_and_noted():
