@@ -198,6 +198,7 @@ def _opened(path: Path) -> Iterator[_Source]:
             if stream.duration and stream.time_base else 0) or 64
         size = (stream.codec_context.height, stream.codec_context.width)
         _check_size(path, *size)
+        _check_transfer(path, stream.codec_context.color_trc)
 
         def frames() -> Iterator[tuple[float | None, np.ndarray]]:
             for i, frame in enumerate(container.decode(stream)):
@@ -215,6 +216,19 @@ def _check_opaque(path: Path, alpha: np.ndarray) -> None:
         raise ClipError(f"clip {path} has transparent pixels: h3sprite mattes the video "
                         "model's green-screen clip; give the clip before any background "
                         "removal")
+
+
+# Transfer characteristics (FFmpeg's AVColorTransferCharacteristic) of HDR video: PQ and
+# HLG. Their code values are not the sRGB-like levels a sprite is drawn in, and reading
+# them as such washes every colour out.
+_HDR_TRANSFERS = {16: "PQ (SMPTE 2084)", 18: "HLG (ARIB STD-B67)"}
+
+
+def _check_transfer(path: Path, trc: int) -> None:
+    if trc in _HDR_TRANSFERS:
+        raise ClipError(f"clip {path} is HDR video ({_HDR_TRANSFERS[trc]}), which a sprite "
+                        "cannot be read from: save the model's output as SDR (Save Video's "
+                        "default colour space)")
 
 
 def _check_size(path: Path, h: int, w: int) -> None:

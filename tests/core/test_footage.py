@@ -141,16 +141,10 @@ LUMA = {None: (0.299, 0.587, 0.114), "itu601": (0.299, 0.587, 0.114),
         "itu709": (0.2126, 0.7152, 0.0722)}
 
 
-@pytest.mark.parametrize("tagging", TAGGINGS)
-def test_colours_are_read_by_the_clips_own_matrix_and_range(tmp_path, tagging):
-    """A clip is read by the YUV matrix and range its stream is tagged with: VHS writes
-    BT.709 (`scale=out_color_matrix=bt709`, `-colorspace bt709`), ComfyUI's SaveVideo
-    untagged BT.601. Each patch comes back within 3 levels of what was encoded (read as
-    BT.601, VHS's greens come back up to 26 levels off). The file is checked to hold what
-    its tags say: its luma is the tagged matrix's weighted sum in the tagged range."""
-    matrix, colour_range, pix_fmt = TAGGINGS[tagging]
+def _patches_clip(path, matrix, colour_range, pix_fmt, transfer=None):
+    """Three frames of PATCHES, converted by `matrix` into `colour_range` and tagged so
+    (untagged where matrix is None), lossless H.264."""
     rgb = np.ascontiguousarray(np.repeat(np.repeat(PATCHES[None], 32, 0), 32, 1))
-    path = tmp_path / "clip.mp4"
     with av.open(str(path), "w") as out:
         stream = out.add_stream("libx264", rate=24)
         stream.width, stream.height, stream.pix_fmt = 320, 32, pix_fmt
@@ -160,12 +154,26 @@ def test_colours_are_read_by_the_clips_own_matrix_and_range(tmp_path, tagging):
             ctx.colorspace = ctx.color_primaries = ctx.color_trc = (
                 1 if matrix == "itu709" else 6)
             ctx.color_range = 1 if colour_range == "MPEG" else 2
+            if transfer:
+                ctx.color_trc = transfer
         tags = {"dst_colorspace": matrix, "dst_color_range": colour_range} if matrix else {}
         for _ in range(3):
             frame = av.VideoFrame.from_ndarray(rgb, format="rgb24").reformat(
                 format=pix_fmt, **tags)
             out.mux(stream.encode(frame))
         out.mux(stream.encode())
+    return path
+
+
+@pytest.mark.parametrize("tagging", TAGGINGS)
+def test_colours_are_read_by_the_clips_own_matrix_and_range(tmp_path, tagging):
+    """A clip is read by the YUV matrix and range its stream is tagged with: VHS writes
+    BT.709 (`scale=out_color_matrix=bt709`, `-colorspace bt709`), ComfyUI's SaveVideo
+    untagged BT.601. Each patch comes back within 3 levels of what was encoded (read as
+    BT.601, VHS's greens come back up to 26 levels off). The file is checked to hold what
+    its tags say: its luma is the tagged matrix's weighted sum in the tagged range."""
+    matrix, colour_range, pix_fmt = TAGGINGS[tagging]
+    path = _patches_clip(tmp_path / "clip.mp4", matrix, colour_range, pix_fmt)
     with av.open(str(path)) as c:
         luma = next(c.decode(video=0)).to_ndarray()[:32].astype(float)
     if pix_fmt.endswith("10le"):
@@ -176,6 +184,17 @@ def test_colours_are_read_by_the_clips_own_matrix_and_range(tmp_path, tagging):
     clip = video.decode(path)
     got = clip.frames[1, 16, 16::32].astype(int)
     assert np.abs(got - PATCHES).max() <= 3, got
+
+
+@pytest.mark.parametrize("transfer", [16, 18])
+def test_an_hdr_clip_is_refused_in_one_line(tmp_path, transfer):
+    """PQ (16) or HLG (18) code values are no sprite's colours: refused, naming the fix;
+    the same clip tagged SDR (BT.709's transfer) is read."""
+    hdr = _patches_clip(tmp_path / "hdr.mp4", "itu709", "MPEG", "yuv420p10le", transfer)
+    with pytest.raises(video.ClipError, match="HDR video .* save the model's output as SDR"):
+        video.decode(hdr)
+    sdr = _patches_clip(tmp_path / "sdr.mp4", "itu709", "MPEG", "yuv420p10le")
+    assert video.decode(sdr).frame_count == 3
 
 
 def test_variable_frame_rate_is_resampled_and_noted():
