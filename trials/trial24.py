@@ -29,7 +29,8 @@ The angle of this trial is the writer:
                           yuv420p10le crf 23, bt709/tv
   vhs_av1_webm_monk_attack             448x448 16 fps 41 f  same writer
   vhs_prores4444_rogue_skill_mov      1280x720 24 fps 41 f  VHS video/ProRes profile 4444:
-                          prores_ks yuv444p10le, .mov, bt709 tags, range UNSPECIFIED (data tv)
+                          prores_ks yuv444p10le, .mov, bt709 tags, range UNSPECIFIED (data tv;
+                          FFmpeg's decoder reports tv and hands out yuv444p12le)
   vhs_proreshq_brute_walk_mov          832x480 16 fps 49 f  VHS ProRes profile hq: yuv422p10le
   core_savewebm_vp9_crf32_ranger_attack 512x512 16 fps 33 f  ComfyUI core SaveWEBM vp9:
                           libvpx-vp9 yuv420p crf 32, PyAV's implicit BT.601 tv conversion, untagged
@@ -57,7 +58,10 @@ contain it) and prints per case the stream as PyAV reads it back (codec, pix_fmt
 which YUV matrix/range the luma plane really fits (mean |error| in code values under
 each hypothesis), and a truth check: the truth composited over the clean screen against
 the decoded frame, interior pixels >= 7 px inside the silhouette and screen pixels >= 10 px
-away.  About 4 minutes on 2 cores.  Encoding is deterministic: swscale with one thread,
+away, and the same with the other matrix (what a reader that got the matrix wrong sees).
+The 49-frame walk/run/idle clips at 24 fps are shorter than the recipes' lengths, so the
+chain flags them `TRUNCATED` (no `expect_flags` is set).  About 3.5-4 minutes on 2 cores
+(206-244 s measured).  Encoding is deterministic: swscale with one thread,
 single-threaded libx264/libvpx, x265 with pools=none:frame-threads=1 (the only deviation
 from the writers' settings), and containers muxed with fflags=+bitexact.
 """
@@ -697,7 +701,7 @@ def verify(path, frames, clean, deep, far, spec):
             f"cs={int(cc.colorspace)} range={int(cc.color_range)} prim={int(cc.color_primaries)} "
             f"trc={int(cc.color_trc)}")
     fits = {}
-    errs_i, errs_b, n = [], [], 0
+    errs_i, errs_b, errs_a, n = [], [], [], 0
     matrix, full = None, None
     for i, fr in enumerate(c.decode(video=0)):
         n += 1
@@ -718,6 +722,9 @@ def verify(path, frames, clean, deep, far, spec):
                 matrix = "bt709" if tagcs == 1 else "bt601"
                 full = tagr == 2
             dec = yuv_to_rgb(pl, fmt, matrix, full)
+            alt = yuv_to_rgb(pl, fmt, "bt601" if matrix == "bt709" else "bt709", full)
+            da = np.abs(alt - clean[i].astype(np.float32))
+            errs_a.append(da[deep[i]].mean(0) if deep[i].any() else np.zeros(3))
         if i < len(frames):
             d = np.abs(dec - clean[i].astype(np.float32))
             errs_i.append(d[deep[i]].mean(0) if deep[i].any() else np.zeros(3))
@@ -732,6 +739,9 @@ def verify(path, frames, clean, deep, far, spec):
     ei, eb = np.mean(errs_i, 0), np.mean(errs_b, 0)
     lines.append(f"truth-over-screen vs decoded, mean |err| RGB: interior {ei.round(2).tolist()}, "
                  f"screen {eb.round(2).tolist()}")
+    if errs_a:
+        lines.append(f"  (decoded with the other matrix instead: interior "
+                     f"{np.mean(errs_a, 0).round(2).tolist()})")
     return lines
 
 
@@ -752,6 +762,7 @@ def main(argv):
                 print("    " + ln)
             sys.stdout.flush()
     print(f"{len(sel)} cases in {time.time() - t0:.1f}s -> {root}")
+    return 0
 
 
 if __name__ == "__main__":
