@@ -13,6 +13,7 @@ from typing import cast
 import av
 import cv2
 import numpy as np
+from av.video.reformatter import ColorRange, ColorTrc
 from PIL import Image
 
 
@@ -59,10 +60,10 @@ def nominal_rate(average: float) -> float:
     return float(best) if abs(best - average) <= 0.05 * best else average
 
 
-# Frame tags (FFmpeg's AVColorSpace and AVColorRange values) under which a frame is plain
-# BT.601 video range: what ComfyUI's SaveVideo writes (swscale's default, untagged).
+# Frame tags under which a frame is plain BT.601 video range: what ComfyUI's SaveVideo
+# writes (swscale's default, untagged). FFmpeg's AVColorSpace values (PyAV names only some).
 _BT601 = frozenset({2, 5, 6})  # unspecified, BT.470BG, SMPTE 170M
-_VIDEO_RANGE = frozenset({0, 1})  # unspecified, MPEG (16-235)
+_VIDEO_RANGE = frozenset({ColorRange.UNSPECIFIED, ColorRange.MPEG})  # MPEG: 16-235
 
 
 def _rgb(frame: av.VideoFrame) -> np.ndarray:
@@ -221,7 +222,8 @@ def _check_opaque(path: Path, alpha: np.ndarray) -> None:
 # Transfer characteristics (FFmpeg's AVColorTransferCharacteristic) of HDR video: PQ and
 # HLG. Their code values are not the sRGB-like levels a sprite is drawn in, and reading
 # them as such washes every colour out.
-_HDR_TRANSFERS = {16: "PQ (SMPTE 2084)", 18: "HLG (ARIB STD-B67)"}
+_HDR_TRANSFERS: dict[int, str] = {ColorTrc.SMPTE2084: "PQ (SMPTE 2084)",
+                                  ColorTrc.ARIB_STD_B67: "HLG (ARIB STD-B67)"}
 
 
 def _check_transfer(path: Path, trc: int) -> None:

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import av
 import numpy as np
 import pytest
+from av.video.reformatter import ColorTrc
 from PIL import Image
 
 from comfy_nodes.core import pipeline, qc, video
@@ -186,9 +187,9 @@ def test_colours_are_read_by_the_clips_own_matrix_and_range(tmp_path, tagging):
     assert np.abs(got - PATCHES).max() <= 3, got
 
 
-@pytest.mark.parametrize("transfer", [16, 18])
+@pytest.mark.parametrize("transfer", [ColorTrc.SMPTE2084, ColorTrc.ARIB_STD_B67])
 def test_an_hdr_clip_is_refused_in_one_line(tmp_path, transfer):
-    """PQ (16) or HLG (18) code values are no sprite's colours: refused, naming the fix;
+    """PQ or HLG code values are no sprite's colours: refused, naming the fix;
     the same clip tagged SDR (BT.709's transfer) is read."""
     hdr = _patches_clip(tmp_path / "hdr.mp4", "itu709", "MPEG", "yuv420p10le", transfer)
     with pytest.raises(video.ClipError, match="HDR video .* save the model's output as SDR"):
