@@ -13,11 +13,12 @@ from concurrent.futures import ThreadPoolExecutor
 import av
 import numpy as np
 import pytest
-from av.video.reformatter import ColorTrc
+from av.video.reformatter import ColorPrimaries, ColorRange, ColorTrc
 from PIL import Image
 
 from comfy_nodes.core import pipeline, qc, video
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
+from comfy_nodes.core.video import Matrix
 from tests import footage, scores
 from tests.conftest import run_cli
 
@@ -133,31 +134,44 @@ def test_letterbox_is_cut_not_noise():
 PATCHES = np.array([[0, 177, 64], [40, 200, 90], [30, 140, 60], [40, 170, 170],
                     [230, 180, 150], [200, 40, 40], [30, 60, 200], [240, 240, 240],
                     [20, 20, 20], [120, 120, 120]], np.uint8)
-# (matrix, range, pixel format): ComfyUI's SaveVideo (swscale's default, untagged), VHS's
-# Video Combine h264-mp4 (BT.709, tagged; 8- or 10-bit), and full-range files.
-TAGGINGS = {"savevideo": (None, None, "yuv420p"), "vhs": ("itu709", "MPEG", "yuv420p"),
-            "vhs_10bit": ("itu709", "MPEG", "yuv420p10le"),
-            "full_601": ("itu601", "JPEG", "yuv420p"), "full_709": ("itu709", "JPEG", "yuv420p")}
-LUMA = {None: (0.299, 0.587, 0.114), "itu601": (0.299, 0.587, 0.114),
-        "itu709": (0.2126, 0.7152, 0.0722)}
+# name: (encoder, matrix, range, pixel format written, pixel format decoded). ComfyUI's
+# SaveVideo (swscale's default conversion, untagged), VHS's Video Combine h264-mp4
+# (BT.709, tagged; 8- or 10-bit), full-range files: x264's decode as yuvj420p, FFV1's
+# (as VP9's) as yuv420p with a full-range tag, which the fast path must not take.
+TAGGINGS = {
+    "savevideo": ("libx264", None, None, "yuv420p", "yuv420p"),
+    "vhs": ("libx264", Matrix.BT709, ColorRange.MPEG, "yuv420p", "yuv420p"),
+    "vhs_10bit": ("libx264", Matrix.BT709, ColorRange.MPEG, "yuv420p10le", "yuv420p10le"),
+    "full_601": ("libx264", Matrix.SMPTE170M, ColorRange.JPEG, "yuv420p", "yuvj420p"),
+    "full_709": ("libx264", Matrix.BT709, ColorRange.JPEG, "yuv420p", "yuvj420p"),
+    "full_601_ffv1": ("ffv1", Matrix.SMPTE170M, ColorRange.JPEG, "yuv420p", "yuv420p"),
+    "bt709_444": ("libx264", Matrix.BT709, ColorRange.MPEG, "yuv444p", "yuv444p"),
+}
+LUMA = {None: (0.299, 0.587, 0.114), Matrix.SMPTE170M: (0.299, 0.587, 0.114),
+        Matrix.BT709: (0.2126, 0.7152, 0.0722)}
+# What swscale (PyAV's PRIMARIES/TRC for the tags it writes) is told for each matrix.
+SWSCALE = {Matrix.BT709: "itu709", Matrix.SMPTE170M: "itu601"}
 
 
-def _patches_clip(path, matrix, colour_range, pix_fmt, transfer=None):
+def _patches_clip(path, matrix, colour_range, pix_fmt, transfer=None, encoder="libx264"):
     """Three frames of PATCHES, converted by `matrix` into `colour_range` and tagged so
-    (untagged where matrix is None), lossless H.264."""
+    (untagged where matrix is None), losslessly encoded."""
     rgb = np.ascontiguousarray(np.repeat(np.repeat(PATCHES[None], 32, 0), 32, 1))
-    with av.open(str(path), "w") as out:
-        stream = out.add_stream("libx264", rate=24)
+    with av.open(str(path), "w", format="matroska" if encoder == "ffv1" else None) as out:
+        stream = out.add_stream(encoder, rate=24)
         stream.width, stream.height, stream.pix_fmt = 320, 32, pix_fmt
-        stream.options = {"qp": "0", "threads": "1"}
-        if matrix:
+        if encoder == "libx264":
+            stream.options = {"qp": "0", "threads": "1"}
+        if matrix is not None:
             ctx = stream.codec_context
-            ctx.colorspace = ctx.color_primaries = ctx.color_trc = (
-                1 if matrix == "itu709" else 6)
-            ctx.color_range = 1 if colour_range == "MPEG" else 2
-            if transfer:
-                ctx.color_trc = transfer
-        tags = {"dst_colorspace": matrix, "dst_color_range": colour_range} if matrix else {}
+            ctx.colorspace = matrix
+            ctx.color_range = colour_range
+            ctx.color_primaries = (ColorPrimaries.BT709 if matrix == Matrix.BT709
+                                   else ColorPrimaries.SMPTE170M)
+            ctx.color_trc = transfer or (ColorTrc.BT709 if matrix == Matrix.BT709
+                                         else ColorTrc.SMPTE170M)
+        tags = ({"dst_colorspace": SWSCALE[matrix], "dst_color_range": colour_range}
+                if matrix is not None else {})
         for _ in range(3):
             frame = av.VideoFrame.from_ndarray(rgb, format="rgb24").reformat(
                 format=pix_fmt, **tags)
@@ -168,34 +182,61 @@ def _patches_clip(path, matrix, colour_range, pix_fmt, transfer=None):
 
 @pytest.mark.parametrize("tagging", TAGGINGS)
 def test_colours_are_read_by_the_clips_own_matrix_and_range(tmp_path, tagging):
-    """A clip is read by the YUV matrix and range its stream is tagged with: VHS writes
+    """A clip is read by the YUV matrix and range its frames are tagged with: VHS writes
     BT.709 (`scale=out_color_matrix=bt709`, `-colorspace bt709`), ComfyUI's SaveVideo
-    untagged BT.601. Each patch comes back within 3 levels of what was encoded (read as
-    BT.601, VHS's greens come back up to 26 levels off). The file is checked to hold what
-    its tags say: its luma is the tagged matrix's weighted sum in the tagged range."""
-    matrix, colour_range, pix_fmt = TAGGINGS[tagging]
-    path = _patches_clip(tmp_path / "clip.mp4", matrix, colour_range, pix_fmt)
+    untagged BT.601. Each patch comes back within 4 levels of what was encoded (swscale
+    rounds down by up to 3; read as BT.601, VHS's greens come back up to 26 levels off,
+    and a full-range yuv420p read as video range up to 18). The file is checked to hold
+    what its tags say: it decodes as the pixel format the case means, and its luma is the
+    tagged matrix's weighted sum in the tagged range."""
+    encoder, matrix, colour_range, pix_fmt, decoded = TAGGINGS[tagging]
+    path = _patches_clip(tmp_path / "clip.mp4", matrix, colour_range, pix_fmt,
+                         encoder=encoder)
     with av.open(str(path)) as c:
-        luma = next(c.decode(video=0)).to_ndarray()[:32].astype(float)
+        first = next(c.decode(video=0))
+        assert first.format.name == decoded, first.format.name
+        planes = first.to_ndarray()  # 4:2:0 stacks its planes in rows, 4:4:4 in a first axis
+        luma = (planes[0] if planes.ndim == 3 else planes[:32]).astype(float)
     if pix_fmt.endswith("10le"):
         luma /= 4
     weighted = PATCHES.astype(float) @ np.array(LUMA[matrix])
-    expect = weighted if colour_range == "JPEG" else 16 + weighted * 219 / 255
+    expect = weighted if colour_range == ColorRange.JPEG else 16 + weighted * 219 / 255
     assert np.abs(luma[16, 16::32] - expect).max() <= 1.5, (luma[16, 16::32], expect)
     clip = video.decode(path)
     got = clip.frames[1, 16, 16::32].astype(int)
-    assert np.abs(got - PATCHES).max() <= 3, got
+    assert np.abs(got - PATCHES).max() <= 4, got
 
 
 @pytest.mark.parametrize("transfer", [ColorTrc.SMPTE2084, ColorTrc.ARIB_STD_B67])
 def test_an_hdr_clip_is_refused_in_one_line(tmp_path, transfer):
-    """PQ or HLG code values are no sprite's colours: refused, naming the fix;
-    the same clip tagged SDR (BT.709's transfer) is read."""
-    hdr = _patches_clip(tmp_path / "hdr.mp4", "itu709", "MPEG", "yuv420p10le", transfer)
+    """PQ or HLG code values are no sprite's colours: refused, naming the fix; the same
+    clip with an SDR transfer (BT.709's, or BT.2020's 10-bit one) is read."""
+    hdr = _patches_clip(tmp_path / "hdr.mp4", Matrix.BT709, ColorRange.MPEG, "yuv420p10le",
+                        transfer)
     with pytest.raises(video.ClipError, match="HDR video .* save the model's output as SDR"):
         video.decode(hdr)
-    sdr = _patches_clip(tmp_path / "sdr.mp4", "itu709", "MPEG", "yuv420p10le")
-    assert video.decode(sdr).frame_count == 3
+    for i, sdr in enumerate((ColorTrc.BT709, ColorTrc.BT2020_10)):
+        path = _patches_clip(tmp_path / f"sdr{i}.mp4", Matrix.BT709, ColorRange.MPEG,
+                             "yuv420p10le", sdr)
+        assert video.decode(path).frame_count == 3
+
+
+def test_a_matrix_swscale_cannot_convert_is_refused_in_one_line(tmp_path):
+    """A YCgCo-tagged clip (swscale has no coefficients for it) is refused naming the
+    matrix and the fix, not as "Operation not supported"."""
+    path = tmp_path / "ycgco.mp4"
+    rgb = np.ascontiguousarray(np.repeat(np.repeat(PATCHES[None], 32, 0), 32, 1))
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("libx264", rate=24)
+        stream.width, stream.height, stream.pix_fmt = 320, 32, "yuv420p"
+        stream.options = {"qp": "0", "threads": "1"}
+        stream.codec_context.colorspace = Matrix.YCGCO
+        for _ in range(3):
+            out.mux(stream.encode(av.VideoFrame.from_ndarray(rgb, format="rgb24").reformat(
+                format="yuv420p")))
+        out.mux(stream.encode())
+    with pytest.raises(video.ClipError, match="YUV matrix YCGCO.*save the model's output"):
+        video.decode(path)
 
 
 def test_variable_frame_rate_is_resampled_and_noted():
