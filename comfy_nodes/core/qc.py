@@ -175,7 +175,10 @@ def cropped(masks: np.ndarray, frames: list[int]) -> bool:
     return False
 
 
-SHIFT_CHUNK = 64  # frames compared at once: the products are (chunk, 34 x the opening)
+SHIFT_CHUNK = 64  # frames compared at once
+# References shifted at once: 8 x 17 shifts of the head's rows hold 5 MB (all 36 of a clip's
+# held 22 MB, the analysis's largest array at 448 px).
+REF_CHUNK = 8
 
 
 def _shift_tolerant(u: np.ndarray, refs: np.ndarray, side: int, shifts: int) -> np.ndarray:
@@ -185,15 +188,17 @@ def _shift_tolerant(u: np.ndarray, refs: np.ndarray, side: int, shifts: int) -> 
     relative to the refs' mean first (a distance does not change), in float32."""
     m = len(refs)
     centre = refs.mean(0, dtype=np.float32)
-    blocks = refs.astype(np.float32).reshape(m, -1, side, 4)
-    shifted = np.concatenate([np.roll(blocks, s, axis=2).reshape(m, -1)  # all at once
-                              for s in range(-shifts, shifts + 1)])
-    shifted -= centre
-    r2 = (shifted * shifted).sum(1)
     out = np.empty((len(u), m), np.float64)
-    for i in range(0, len(u), SHIFT_CHUNK):
-        d = rms_distances(u[i:i + SHIFT_CHUNK] - centre, shifted, r2)
-        out[i:i + SHIFT_CHUNK] = d.reshape(len(d), -1, m).min(1)
+    for j in range(0, m, REF_CHUNK):
+        mj = min(REF_CHUNK, m - j)
+        blocks = refs[j:j + mj].astype(np.float32).reshape(mj, -1, side, 4)
+        shifted = np.concatenate([np.roll(blocks, s, axis=2).reshape(mj, -1)
+                                  for s in range(-shifts, shifts + 1)])
+        shifted -= centre
+        r2 = (shifted * shifted).sum(1)
+        for i in range(0, len(u), SHIFT_CHUNK):
+            d = rms_distances(u[i:i + SHIFT_CHUNK] - centre, shifted, r2)
+            out[i:i + SHIFT_CHUNK, j:j + mj] = d.reshape(len(d), -1, mj).min(1)
     return out
 
 
