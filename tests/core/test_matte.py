@@ -1713,3 +1713,35 @@ def test_a_clamped_box_lies_in_the_frame_and_keeps_what_was_in_it(box, h, w):
     inside = box[0] >= 0 and box[1] >= 0 and box[2] <= w and box[3] <= h
     assert not inside or (x0, y0, x1, y1) == box
     assert matte.clamp_box(None, h, w) == (0, 0, w, h)
+
+
+def _rim_edge(P: np.ndarray, B: np.ndarray, rim: np.ndarray) -> matte._Edge:
+    """An _Edge of M pixels (colours P, backdrop B) for the candidate steps alone."""
+    m = len(P)
+    return matte._Edge(box=(slice(0, 1), slice(0, m)), r=2, mask=np.ones((1, m), bool),
+                       P=P, B=B, depth=np.ones(m, np.float32), rim=rim,
+                       smeared=np.zeros(m, bool), translucent=np.zeros(m, bool),
+                       cap=np.ones(m, np.float32), moved=np.zeros(m, bool))
+
+
+@settings(max_examples=300, deadline=None)
+@given(f=_colour, b=_colour, t=st.floats(0.3, 1.0),
+       s=st.floats(matte.RIM_SHADE_MIN, 0.97))
+def test_a_rim_mix_of_a_darker_shade_gets_that_shade(f, b, t, s):
+    """A rim pixel that is t of the part's colour at shade s (ambient occlusion at a
+    shaded part's edge) and 1 - t of the backdrop gets s times the part's colour as a
+    candidate, on whose line it lies; a pixel that is a mix of the colour itself (a wrap, a
+    coverage) gets none (the backdrop: never chosen), nor does a pixel off the rim or one
+    whose part's colour is unknown."""
+    cos = float(f @ b) / (np.linalg.norm(f) * np.linalg.norm(b) + 1e-6)
+    assume(np.linalg.norm(f) > 60 and np.linalg.norm(b) > 60 and cos < 0.95)
+    shaded = t * s * f + (1 - t) * b
+    plain = t * f + (1 - t) * b
+    P = np.stack([shaded, plain, shaded, shaded]).astype(np.float32)
+    B = np.stack([b] * 4).astype(np.float32)
+    own = np.stack([f] * 4).astype(np.float32)
+    local = own.copy()
+    local[3] = np.nan
+    got = matte._rim_shade(_rim_edge(P, B, np.array([True, True, False, True])), own, local)
+    assert np.abs(got[0] - s * f).max() < 0.5
+    assert np.array_equal(got[1:], B[1:])
