@@ -24,7 +24,7 @@ import numpy as np
 from . import despill, outline, silhouette
 from .backdrop import KeyModel
 from .blur import normalized_blur, normalized_blurs
-from .channels import gather, norm2, total
+from .channels import dot, gather, norm2, total
 from .despill import FAR_COST, LUMA, LUMA_SEPARATION, RIM_SPILL_COST, SPILL_COST, palette, unmix
 from .silhouette import Silhouette
 
@@ -581,7 +581,7 @@ def _candidates(p: np.ndarray, deep: np.ndarray, colours: _FrameColours, edge: _
         # Kenney robot -1.4 -> +0.9, 0.982 -> 0.984; no other clip of 165 or fixture has
         # such a portrait. With a bonus of 8: -3.2 and -2.1, the girl's IoU 0.980.
         told = edge.rim & ~np.isnan(local).any(1)
-        C[:, -2] = np.where(told[:, None], ink_shade * C[:, 0], B)  # B: never chosen
+        C[:, 2 + len(fixed)] = np.where(told[:, None], ink_shade * C[:, 0], B)  # B: never chosen
     C[:, -1] = _rim_shade(edge, C[:, 0], local)
     return C, prior, local
 
@@ -604,8 +604,8 @@ def _rim_shade(edge: _Edge, own: np.ndarray, local: np.ndarray) -> np.ndarray:
     squares: t = 1 - b, s = a / t), within RIM_SHADE_MIN..1; the backdrop (never chosen)
     elsewhere, and where no shade helps."""
     P, B = edge.P, edge.B
-    ff, fb, bb = total(own * own), total(own * B), total(B * B)
-    fp, bp = total(own * P), total(B * P)
+    ff, fb, bb = norm2(own), dot(own, B), norm2(B)
+    fp, bp = dot(own, P), dot(B, P)
     det = ff * bb - fb * fb
     solvable = np.abs(det) > 1e-3
     det = np.where(solvable, det, 1.0)
