@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .quantiles import median
+
 
 @dataclass(frozen=True)
 class Measures:
@@ -65,10 +67,10 @@ def theil_sen(y: np.ndarray) -> tuple[float, float]:
     if len(y) == 0:
         return 0.0, 0.0
     if len(y) < 3:
-        return float(np.median(y)), 0.0
+        return float(median(y)), 0.0
     i, j = np.triu_indices(len(y), 1)
-    b = float(np.median((y[j] - y[i]) / (t[j] - t[i])))
-    a = float(np.median(y - b * t))
+    b = float(median((y[j] - y[i]) / (t[j] - t[i])))
+    a = float(median(y - b * t))
     return a, b
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .channels import max_abs, norm2, total
+from .channels import max_abs, norm2, spread, total
+from .quantiles import median, nanmedian, nanpercentile, percentile
 
 # The plate already models gradients and vignetting, so only soft shadows remain: darker
 # than this share of the plate is character (a dark green shirt must not read as shadow).
@@ -85,14 +86,6 @@ class KeyModel:
         if len(rows) != h:  # rows at the plate's size, as plate_at resizes the plate
             rows = cv2.resize(rows, (1, h), interpolation=cv2.INTER_LINEAR)
         return dataclasses.replace(self, plate=self.plate * rows.reshape(h, 1, 1), floor=None)
-
-
-def spread(first: int, last: int, count: int) -> np.ndarray:
-    """Up to `count` frame indices spread evenly over first..last, each once, in order.
-    sorted(set()), not np.unique: its plain form imports numpy.ma (8 ms a process)."""
-    if count <= 0 or last < first:
-        return np.zeros(0, int)
-    return np.array(sorted(set(np.linspace(first, last, count).round().astype(int))))
 
 
 def model_factor(h: int, w: int, model_side: int = 128) -> int:
@@ -169,11 +162,11 @@ def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) ->
     sh, sw = small.shape[1:3]
     ring = max(1, round(min(sw, sh) / 40))
     border = _border(small, ring)
-    key = np.median(border, axis=0)
+    key = median(border, axis=0)
     key_chroma = _chromaticity(key)
     border_dist = max_abs(_chromaticity(border) - key_chroma)
     # The border's own chroma spread sets the tolerance (gradients, noise), within bounds.
-    tol = float(np.clip(np.percentile(border_dist, 90) * 1.5, 0.02, 0.12))
+    tol = float(np.clip(percentile(border_dist, 90) * 1.5, 0.02, 0.12))
     backdrop_share = float((border_dist <= tol).mean())
     if key_chroma.max() - key_chroma.min() < MIN_KEY_SATURATION:
         backdrop_share = 0.0  # a grey border is no chroma-key backdrop at all
@@ -198,8 +191,8 @@ def _plate(small: np.ndarray, key: np.ndarray, key_chroma: np.ndarray, tol: floa
     resid = d[candidate]
     if resid.size < 16:
         return plate, 8.0
-    return plate, float(1.4826 * np.median(np.abs(resid - np.median(resid)))
-                        + np.median(resid))
+    return plate, float(1.4826 * median(np.abs(resid - median(resid)))
+                        + median(resid))
 
 
 def _sides(frames: np.ndarray, factor: int, size: tuple[int, int], ring: int
@@ -229,8 +222,8 @@ def _floor(sides: tuple[np.ndarray, np.ndarray], key: np.ndarray, key_chroma: np
     with warnings.catch_warnings():  # a row (or frame) with no backdrop pixel: NaN, said below
         warnings.simplefilter("ignore", RuntimeWarning)
         # NaN only where neither side shows the backdrop
-        row = np.fmax(np.nanmedian(seen[0], axis=2), np.nanmedian(seen[1], axis=2))
-        wall = np.nanpercentile(row, 80, axis=1)[:, None]
+        row = np.fmax(nanmedian(seen[0], axis=2), nanmedian(seen[1], axis=2))
+        wall = nanpercentile(row, 80, axis=1)[:, None]
     share = (row / wall).astype(np.float32)
     rows = np.arange(share.shape[1])
     for s in share:  # a row neither side shows: as the rows round it read
@@ -255,7 +248,7 @@ def _floor_top(share: np.ndarray) -> int | None:
     k = max(2, len(share) // 20)
     if top < k:
         return None  # no wall above: no step to see
-    return top if float(np.median(share[top - k:top]) - np.median(share[top:top + k])) >= (
+    return top if float(median(share[top - k:top]) - median(share[top:top + k])) >= (
         FLOOR_STEP) else None
 
 
@@ -274,9 +267,8 @@ def _fit_plate(small: np.ndarray, candidate: np.ndarray, key: np.ndarray,
     idx_f, idx_p = np.nonzero(candidate.reshape(n, -1))
     if len(idx_p) < 50:
         return np.broadcast_to(key, (h, w, 3)).astype(np.float32).copy()
-    rng = np.random.default_rng(0)
     if len(idx_p) > max_samples:
-        pick = rng.choice(len(idx_p), max_samples, replace=False)
+        pick = np.random.default_rng(0).choice(len(idx_p), max_samples, replace=False)
         idx_f, idx_p = idx_f[pick], idx_p[pick]
     a = terms[idx_p].astype(np.float64)
     b = small.reshape(n, -1, 3)[idx_f, idx_p].astype(np.float64)
@@ -289,7 +281,7 @@ def _fit_plate(small: np.ndarray, candidate: np.ndarray, key: np.ndarray,
         coef = np.linalg.solve(np.einsum("ni,nj->ij", aw, a) + ridge,
                                np.einsum("ni,nj->ij", aw, b))
         r = np.sqrt(norm2(a @ coef - b))
-        c = 4.685 * max(1.4826 * np.median(r), 1.0) * 1.5
+        c = 4.685 * max(1.4826 * median(r), 1.0) * 1.5
         wts = np.where(r < c, (1 - (r / c) ** 2) ** 2, 0.0)
     return (terms @ coef).reshape(h, w, 3).astype(np.float32)
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from .blur import normalized_blur
 from .channels import dot, norm2
+from .quantiles import median
 
 LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 # Spill explains a pixel only when it lies on the line from the backdrop to a character
@@ -177,7 +178,7 @@ def portrait_palette(rgba: np.ndarray, max_samples: int = PALETTE_SAMPLES) -> np
         near = _densest(missed, MISSED_DISTANCE / 2)
         if len(near) < max(MISSED_COLOUR_SHARE * len(px), 1):
             break  # colours missed, but none common: antialiased boundaries, an eye
-        colours = np.vstack([colours, np.median(near, 0).astype(np.float32)])
+        colours = np.vstack([colours, median(near, 0).astype(np.float32)])
     return colours
 
 
@@ -290,7 +291,7 @@ def see_through_colours(rgba: np.ndarray) -> np.ndarray:
     count = np.bincount(which, minlength=len(colours))
     keep = [k for k in np.flatnonzero(count >= SEE_THROUGH_COLOUR_SHARE * len(px))
             if colours[k].max() >= SEE_THROUGH_DARK
-            and np.median(a[which == k]) <= SEE_THROUGH_MOST]
+            and median(a[which == k]) <= SEE_THROUGH_MOST]
     return colours[keep]
 
 
@@ -336,7 +337,7 @@ def shaded_outline(rgba: np.ndarray) -> float | None:
     on = (k >= SHADED_INK_RANGE[0]) & (k <= SHADED_INK_RANGE[1]) & (fit < SHADED_INK_FIT)
     if float(on.mean()) < SHADED_INK_SHARE:
         return None
-    return float(np.median(k[on]))
+    return float(median(k[on]))
 
 
 def outline_colour(rgba: np.ndarray) -> np.ndarray | None:
@@ -354,7 +355,7 @@ def outline_colour(rgba: np.ndarray) -> np.ndarray | None:
     values, counts = np.unique(bins, return_counts=True)
     mode = values[np.argmax(counts)]
     centre = np.array([mode // 4096, mode // 64 % 64, mode % 64], np.float32) * 4 + 1.5
-    colour = np.median(px[np.abs(px - centre).max(1) <= 12], 0).astype(np.float32)
+    colour = median(px[np.abs(px - centre).max(1) <= 12], 0).astype(np.float32)
     on = np.abs(px - colour).max(1) <= RING_SPREAD
     if float(on.mean()) < RING_SHARE or _round_share(solid & outside, solid, on) < RING_ROUND:
         return None

@@ -26,6 +26,7 @@ from .backdrop import KeyModel
 from .blur import normalized_blur, normalized_blurs
 from .channels import dot, gather, norm2, total
 from .despill import FAR_COST, LUMA, LUMA_SEPARATION, RIM_SPILL_COST, SPILL_COST, palette, unmix
+from .quantiles import median
 from .silhouette import Silhouette
 
 
@@ -351,7 +352,7 @@ def _soft_edge(distance: np.ndarray, depth: np.ndarray, r: int, wrap: int) -> in
         ring = (dep > k - 1) & (dep <= k) & (support > 0.05)
         if ring.sum() < 16:
             break
-        if np.median(d[ring] / np.maximum(interior[ring, 0], 1e-3)) >= 1.0 - WRAP_AT_RIM:
+        if median(d[ring] / np.maximum(interior[ring, 0], 1e-3)) >= 1.0 - WRAP_AT_RIM:
             break
         r = k
     return r
@@ -364,7 +365,7 @@ def _this_frames_plate(p: np.ndarray, plate: np.ndarray, sil: Silhouette) -> np.
     around &= ~sil.shadow
     if around.sum() <= 50:
         return plate
-    gain = float(np.median(total(p[around]) / np.maximum(total(plate[around]), 1.0)))
+    gain = float(median(total(p[around]) / np.maximum(total(plate[around]), 1.0)))
     return plate * float(np.clip(gain, 0.8, 1.25))
 
 
@@ -520,7 +521,7 @@ def _frame_colours(src: np.ndarray, deep: np.ndarray, plate: np.ndarray, outer: 
     pal = palette(gather(src, np.flatnonzero(deep))) if deep.any() else None
     if ref is None or pal is None:
         return _FrameColours(pal, ref, None)
-    back = np.median(gather(plate, np.flatnonzero(outer)[::WORN_SAMPLE]), axis=0)
+    back = median(gather(plate, np.flatnonzero(outer)[::WORN_SAMPLE]), axis=0)
     known = np.concatenate([ref, _worn_colours(pal, ref, back, key.noise, key.channel)])
     return _FrameColours(pal, known, _palette_shares(pal, back, known, key.noise))
 

@@ -17,6 +17,7 @@ import numpy as np
 from . import despill
 from .blur import normalized_blur
 from .despill import LUMA
+from .quantiles import median
 
 # Share of the silhouette's edge band that is a light fringe, above which the frame is
 # outlined. Measured: outlined characters 0.24-0.55; without outline, light swords and
@@ -58,7 +59,7 @@ def rim_alpha(P: np.ndarray, B: np.ndarray, interior: np.ndarray, light: np.ndar
     # none of the portrait's colours that is part, outline and backdrop. (Without it, a
     # green shirt's spilled edge read as such a mix.)
     if portrait is not None and (light & rim).sum() > 20:
-        a, Fp = _unmix_outline(P, B, np.median(P[light & rim], 0), interior, portrait, a, Fp,
+        a, Fp = _unmix_outline(P, B, median(P[light & rim], 0), interior, portrait, a, Fp,
                                noise)
     return a, Fp
 

@@ -23,6 +23,7 @@ import numpy as np
 from . import align as align_mod
 from . import backdrop, despill, drawn, matte, qc, silhouette
 from . import window as window_mod
+from .quantiles import median, nanmedian
 from .recipes import Recipe
 from .sheet import AlignmentInfo, Cell, ClipWindow, KeyColour, LoopGrade, QCFlag, Sheet
 from .video import Clip, ClipError
@@ -162,7 +163,7 @@ def _decide(clip: Clip, recipe: Recipe) -> _Decided:
     lap("masks")
     measures = align_mod.measure(masks, scale)
     alignment = align_mod.fit(measures, trend=recipe.loop)
-    height = float(np.nanmedian(measures.height)) if np.isfinite(measures.height).any() else h
+    height = float(nanmedian(measures.height)) if np.isfinite(measures.height).any() else h
     feat = window_mod.features(small, masks, alignment, scale, height)
     lap("align")
 
@@ -311,7 +312,7 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     lows = [np.nonzero((c[..., 3] >= 128).any(1))[0] for c in cells]
     lows = [r[-1] + 1 for r in lows if len(r)]
     if lows:
-        anchor = (anchor[0], float(np.median(lows)) / ch)
+        anchor = (anchor[0], float(median(lows)) / ch)
 
     clip_notes: dict[str, Any] = {}
     if (cw_, ch_) != (clip.frames.shape[2], clip.frames.shape[1]):

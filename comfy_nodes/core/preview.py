@@ -16,6 +16,7 @@ import numpy as np
 
 from . import matte
 from .backdrop import estimate_key
+from .quantiles import median
 
 ACTIONS = ("idle", "walk", "run", "attack", "skill", "hurt")
 STILL_FRAMES = 3
@@ -69,7 +70,7 @@ def animate(first: np.ndarray, action: str, frames: int, seed: int = 0,
     a_bg = cv2.dilate(a[..., 0], np.ones((5, 5), np.uint8))[..., None]
     behind = first * (1 - a_bg) + plate * a_bg
     ys, xs = np.nonzero(a[..., 0] > 0.5)
-    feet = (float(np.median(xs)), float(ys.max() + 1))
+    feet = (float(median(xs)), float(ys.max() + 1))
     top = float(ys.min())
     size = feet[1] - top
     prem = np.concatenate([rgba[..., :3] * a, a * 255], axis=-1).astype(np.float32)

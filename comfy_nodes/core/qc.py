@@ -90,8 +90,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import snap
-from .backdrop import KeyModel, colour_distance, spread
-from .channels import dot, norm2
+from .backdrop import KeyModel, colour_distance
+from .channels import dot, norm2, spread
+from .quantiles import median
 from .window import FEATURE_SIDE, HEAD_SIDE, Features, rms_distances
 
 STATIC_BELOW = 0.1
@@ -255,7 +256,7 @@ def _turn_margins(u: np.ndarray, side: int, rest: int, fps: float) -> np.ndarray
     k = min(5, len(margin) - (len(margin) + 1) % 2)  # odd: n values in, n out
     if k >= 3:  # running median: a frame or two of mask noise neither makes nor breaks a run
         pad = np.pad(margin, (k // 2, k // 2), mode="edge")
-        margin = np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)
+        margin = median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)
     return margin
 
 
@@ -328,7 +329,7 @@ def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
         prev, cur = cur, nxt
     if not behind:
         return 0.0
-    return max(0.0, float(np.median(behind) - np.median(ahead)))
+    return max(0.0, float(median(behind) - median(ahead)))
 
 
 def _faint_copy(cur: np.ndarray, other: np.ndarray, where: np.ndarray, key: KeyModel) -> float:

@@ -17,6 +17,8 @@ import numpy as np
 from av.video.reformatter import ColorRange, ColorTrc, VideoReformatter
 from PIL import Image
 
+from .quantiles import median
+
 
 class ClipError(ValueError):
     """The clip cannot be used; the message names the file and what is wrong."""
@@ -293,7 +295,7 @@ def _animated_webp(path: Path, image: Image.Image) -> _Source:
         image.load()
         durations.append(float(image.info.get("duration") or 0))
     known = [d for d in durations if d > 0]
-    typical = float(np.median(known)) if known else 1000.0 / 24
+    typical = float(median(known)) if known else 1000.0 / 24
     durations = [d if d > 0 else typical for d in durations]
     step = Counter(durations).most_common(1)[0][0]
     repeats = [max(1, round(d / step)) for d in durations]

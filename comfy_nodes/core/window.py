@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from .align import Alignment
+from .quantiles import percentile
 
 FEATURE_SIDE = 48
 SEAM_RUN = 2  # frames compared on each side of the seam
@@ -121,7 +122,7 @@ def still_opening(dist: np.ndarray, floor: float) -> int:
     if n < 3:
         return 0
     from_first = dist[0]
-    motion = np.percentile(from_first, 90)
+    motion = percentile(from_first, 90)
     thr = max(floor, 0.15 * motion)
     moving = np.nonzero(from_first > thr)[0]
     return int(max(0, moving[0] - 1)) if len(moving) else 0

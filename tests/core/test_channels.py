@@ -47,3 +47,18 @@ def test_gather_is_boolean_indexing(h, w, seed, view):
     mask = rng.random((h, w)) < 0.4
     assert np.array_equal(channels.gather(a, np.flatnonzero(mask)), a[mask])
     assert np.array_equal(channels.gather(a[..., 0], np.flatnonzero(mask)), a[..., 0][mask])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-5, 50), st.integers(-5, 20000), st.integers(-2, 13000))
+def test_spread_is_each_index_once_in_order_from_first_to_last(first, last, count):
+    got = channels.spread(first, last, count)
+    if count <= 0 or last < first:
+        assert len(got) == 0
+        return
+    assert got[0] == first and (got[-1] == last or count == 1)
+    assert (np.diff(got) > 0).all()  # in order, each once
+    assert len(got) == min(count, last - first + 1)  # as many as asked, where there are
+    # and evenly: no gap more than one step of the even spacing, rounded, wider than another
+    steps = np.diff(got)
+    assert len(steps) == 0 or steps.max() - steps.min() <= 1
