@@ -6,9 +6,10 @@ a fresh process, against a bare PyAV decode process on the same clip.
 Clips: 448x448 x 56 frames (walk, 2 s recipe), 1280x720 x 121 and x 600 frames (a 5 s
 walk recipe); a drawn walk cycle, looped, H.264 yuv420p CRF 20. Goals (issue 9): peak RSS
 under 200 / 600 / 800 MB, the 600-frame clip at most 1.3x the 121-frame one, and the
-whole 448x448 process at most 2.5x a bare decode process. Bare and whole runs alternate;
-times are medians, and the fastest run of each is printed too (on a machine that other work
-loads now and then, the fastest runs are the ones it did not).
+whole 448x448 process at most 2.5x a bare decode process. The whole process loads numpy
+with one OpenBLAS thread, as `python -m driver` does (driver/blas.py). Bare and whole runs
+alternate; times are medians, and the fastest run of each is printed too (on a machine
+that other work loads now and then, the fastest runs are the ones it did not).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ print(PEAK())
 """
 
 CHAIN = """
+from driver.blas import one_blas_thread
+one_blas_thread()  # as `python -m driver` does, before numpy loads
 import sys, tempfile
 from pathlib import Path
 from comfy_nodes.core.recipes import Recipe

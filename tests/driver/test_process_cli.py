@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -138,3 +139,30 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     assert needle in res.err and "Traceback" not in res.err
     assert len(res.err.strip().splitlines()) == 1
     assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: OpenBLAS starts no thread")
+def test_the_driver_runs_one_blas_thread_and_its_children_inherit_nothing():
+    """`python -m driver` loads numpy and OpenCV with one OpenBLAS thread each (their threads
+    spin against the chain's own), and drops the variable again, so a process it starts
+    (ComfyUI) gets the user's environment. Threads counted in /proc: an OpenBLAS starts its
+    own as it loads."""
+    probe = """
+import os, runpy, sys
+sys.argv = ["driver", "--version"]
+try:
+    runpy.run_module("driver", run_name="__main__")
+except SystemExit:
+    pass
+print(len(os.listdir("/proc/self/task")), "OPENBLAS_NUM_THREADS" in os.environ)
+"""
+    plain = "import os, numpy, cv2; print(len(os.listdir('/proc/self/task')))"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+
+    def run(code: str) -> str:
+        return subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, check=True,
+                              capture_output=True, text=True).stdout.split()
+
+    threads, inherited = run(probe)
+    assert int(threads) == 1 and inherited == "False"
+    assert int(run(plain)[0]) > 1  # numpy alone starts OpenBLAS's threads: the test can fail
