@@ -158,7 +158,11 @@ def static(feat: Features, rest: int) -> tuple[bool, float]:
     noise and mask flicker average out while breathing, a slow motion, survives)."""
     v = feat.vectors
     k = min(5, len(v))
-    c = np.cumsum(np.vstack([np.zeros((1, v.shape[1]), v.dtype), v]), axis=0)
+    # Running sums row by row: np.cumsum down axis 0 of a C-ordered array walks each column
+    # in turn, 7 ms at 56 x 9216 where this takes 0.25 ms (the same additions, same bits).
+    c = np.zeros((len(v) + 1, v.shape[1]), v.dtype)
+    for i in range(len(v)):
+        np.add(c[i], v[i], out=c[i + 1])
     smooth = (c[k:] - c[:-k]) / k
     r = min(rest, len(smooth) - 1)
     d = np.sqrt(((smooth - smooth[r]) ** 2).mean(1))

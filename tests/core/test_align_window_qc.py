@@ -420,3 +420,19 @@ def test_facing_needs_a_head_that_can_tell(head_symmetric, body_symmetric, flagg
     head = _turning(window.HEAD_SIDE, 6, 20, 48, head_symmetric, 1)
     body = _turning(window.FEATURE_SIDE, 12, 20, 48, body_symmetric, 2)
     assert qc.facing(head, body, 0, 24.0) == flagged
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 300), st.integers(0, 60), st.integers(0, 2**32 - 1))
+def test_static_motion_is_the_5_frame_moving_average_numpy_takes(n, d, rest, seed):
+    """STATIC's running sums, added row by row for speed, are np.cumsum's to the bit: the
+    motion it reports is the one the plain formula gives, for any clip length."""
+    v = np.random.default_rng(seed).normal(0, 30, (n, d)).astype(np.float32)
+    feat = window.Features(v, np.zeros((n, n), np.float32))
+    rest = min(rest, n - 1)
+    k = min(5, n)
+    c = np.cumsum(np.vstack([np.zeros((1, d), v.dtype), v]), axis=0)
+    smooth = (c[k:] - c[:-k]) / k
+    r = min(rest, len(smooth) - 1)
+    motion = float(np.sqrt(((smooth - smooth[r]) ** 2).mean(1)).max()) / qc.signal(feat, rest)
+    assert qc.static(feat, rest)[1] == motion
