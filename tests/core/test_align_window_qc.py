@@ -436,3 +436,17 @@ def test_static_motion_is_the_5_frame_moving_average_numpy_takes(n, d, rest, see
     r = min(rest, len(smooth) - 1)
     motion = float(np.sqrt(((smooth - smooth[r]) ** 2).mean(1)).max()) / qc.signal(feat, rest)
     assert qc.static(feat, rest)[1] == motion
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 20), st.integers(0, 12), st.integers(1, 20), st.integers(0, 10),
+       st.sampled_from([-0.04, -0.001, 0.0, 0.02]))
+def test_a_turn_runs_on_through_a_short_gap_still_nearer_the_mirrors(a, gap, b, bridge, mid):
+    """FACING's run: two runs of clearly turned frames (a and b frames) with `gap` frames
+    between at margin `mid`. The gap is bridged, and counts, only when its frames are
+    nearer the mirrors (mid < 0) and it is at most `bridge` long; otherwise the longer run
+    stands alone. Unturned frames around it never count, nor does a trailing gap."""
+    margin = np.concatenate([[0.3, 0.2], np.full(a, -0.1), np.full(gap, mid),
+                             np.full(b, -0.1), np.full(gap, mid), [0.2]])
+    bridged = gap == 0 or (mid < 0 and gap <= bridge)
+    assert qc.turned_run(margin, bridge) == (a + gap + b if bridged else max(a, b))
