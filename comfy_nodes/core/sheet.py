@@ -176,8 +176,9 @@ def encode_png(rgba: np.ndarray) -> bytes:
 def _encoded(rgba: np.ndarray, extension: str, **params: Any) -> bytes:
     """The image file's bytes, through its format's plugin alone: save(fp, FORMAT) first
     imports Pillow's five common plugins (BMP, GIF, JPEG with subprocess, PPM, PNG: ~10 ms a
-    process), where given no format, Pillow (13 here) imports only the plugin for the file
-    name's extension, and takes a file object's name as its file name."""
+    process), where given no format, Pillow 12.2 on imports only the plugin for the file
+    name's extension, and takes a file object's name as its file name (an older Pillow
+    imports the five either way, and writes the same bytes)."""
     buf = io.BytesIO()
     buf.name = f"sheet{extension}"
     Image.fromarray(rgba, "RGBA").save(buf, **params)
