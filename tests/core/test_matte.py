@@ -1745,3 +1745,27 @@ def test_a_rim_mix_of_a_darker_shade_gets_that_shade(f, b, t, s):
     got = matte._rim_shade(_rim_edge(P, B, np.array([True, True, False, True])), own, local)
     assert np.abs(got[0] - s * f).max() < 0.5
     assert np.array_equal(got[1:], B[1:])
+
+
+@settings(max_examples=300, deadline=None)
+@given(f=_colour, b=_colour, t=st.floats(0.3, 1.0), s=st.floats(0.03, matte.RIM_LIGHT_MAX))
+def test_a_rim_mix_of_a_lit_colour_gets_that_light(f, b, t, s):
+    """A rim pixel that is t of the part's colour lightened toward white by s (a rim light
+    behind the figure) and 1 - t of the backdrop gets that lit colour as a candidate, on
+    whose line it lies; a pixel that is a mix of the colour itself (a wrap, a coverage)
+    gets none (the backdrop: never chosen), nor does a pixel off the rim or one whose
+    part's colour is unknown."""
+    white = np.full(3, 255.0)
+    lit = f + s * (white - f)
+    # three colours that span their plane: the part, its light and the backdrop
+    span = np.linalg.svd(np.stack([f - b, white - f]), compute_uv=False)
+    assume(span[-1] > 40 and np.linalg.norm(white - f) > 60)
+    P = np.stack([t * lit + (1 - t) * b, t * f + (1 - t) * b, t * lit + (1 - t) * b,
+                  t * lit + (1 - t) * b]).astype(np.float32)
+    B = np.stack([b] * 4).astype(np.float32)
+    own = np.stack([f] * 4).astype(np.float32)
+    local = own.copy()
+    local[3] = np.nan
+    got = matte._rim_light(_rim_edge(P, B, np.array([True, True, False, True])), own, local)
+    assert np.abs(got[0] - lit).max() < 0.5
+    assert np.array_equal(got[1:], B[1:])
