@@ -611,24 +611,30 @@ RIM_LIGHT_MAX = 0.3
 RIM_LIGHT_COST = 3.0
 
 
+def _fit_two(x1: np.ndarray, x2: np.ndarray, y: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel, the least-squares c1, c2 of y = c1 x1 + c2 x2 (all (M, 3)), by the 2x2
+    normal equations; and where they are solvable (c1 = c2 = 0 where not)."""
+    n11, n12, n22 = norm2(x1), dot(x1, x2), norm2(x2)
+    d1, d2 = dot(x1, y), dot(x2, y)
+    det = n11 * n22 - n12 * n12
+    solvable = np.abs(det) > 1e-3
+    det = np.where(solvable, det, 1.0)
+    return (d1 * n22 - d2 * n12) / det, (n11 * d2 - n12 * d1) / det, solvable
+
+
 def _rim_shade(edge: _Edge, own: np.ndarray, local: np.ndarray) -> np.ndarray:
     """(M, 3) for each rim pixel whose part's own colour `own` (M, 3) is known (`local`, the
     part's colour nearby, is not NaN): that colour darkened by the share s that best
     explains the pixel as a mix of s * own and the backdrop (P = a own + b B, least
     squares: t = 1 - b, s = a / t), within RIM_SHADE_MIN..1; the backdrop (never chosen)
     elsewhere, and where no shade helps."""
-    P, B = edge.P, edge.B
-    ff, fb, bb = norm2(own), dot(own, B), norm2(B)
-    fp, bp = dot(own, P), dot(B, P)
-    det = ff * bb - fb * fb
-    solvable = np.abs(det) > 1e-3
-    det = np.where(solvable, det, 1.0)
-    a = (fp * bb - bp * fb) / det
-    t = 1.0 - (ff * bp - fb * fp) / det
+    a, b, solvable = _fit_two(own, edge.B, edge.P)
+    t = 1.0 - b
     s = np.clip(a / np.maximum(t, 0.05), RIM_SHADE_MIN, 1.0)
     known = ~np.isnan(local[:, 0])
     use = edge.rim & known & solvable & (t > 0.05) & (s < 0.99)
-    return np.where(use[:, None], s[:, None] * own, B)
+    return np.where(use[:, None], s[:, None] * own, edge.B)
 
 
 def _rim_light(edge: _Edge, own: np.ndarray, local: np.ndarray) -> np.ndarray:
@@ -637,19 +643,12 @@ def _rim_light(edge: _Edge, own: np.ndarray, local: np.ndarray) -> np.ndarray:
     the backdrop (P - B = a (own - B) + a s (255 - own), least squares in a and a s),
     within 0..RIM_LIGHT_MAX; the backdrop (never chosen) elsewhere, and where no light
     helps."""
-    P, B = edge.P, edge.B
-    toward_part, toward_white, y = own - B, 255.0 - own, P - B
-    pp, pw, ww = norm2(toward_part), dot(toward_part, toward_white), norm2(toward_white)
-    py, wy = dot(toward_part, y), dot(toward_white, y)
-    det = pp * ww - pw * pw
-    solvable = np.abs(det) > 1e-3
-    det = np.where(solvable, det, 1.0)
-    a = (py * ww - wy * pw) / det
-    lit = (pp * wy - pw * py) / det  # a s
+    toward_white = 255.0 - own
+    a, lit, solvable = _fit_two(own - edge.B, toward_white, edge.P - edge.B)  # lit: a s
     s = np.clip(lit / np.maximum(a, 0.05), 0.0, RIM_LIGHT_MAX)
     known = ~np.isnan(local[:, 0])
     use = edge.rim & known & solvable & (a > 0.05) & (s > 0.01)
-    return np.where(use[:, None], own + s[:, None] * toward_white, B)
+    return np.where(use[:, None], own + s[:, None] * toward_white, edge.B)
 
 
 # A palette colour is a k-means centre, an average without the pixels' noise: a blur's
