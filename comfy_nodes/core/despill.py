@@ -813,7 +813,13 @@ def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
     dist, near = closest(c, reference)
     chosen = closest(f, reference)[1]  # where mixed, f is this portrait colour
     fit = mixed & (key_excess(f, key_channel) <= 0) & ((chosen == near) | (dist > UNBLUR_KEEP))
-    return np.where(fit[:, None], f, c)
+    # Nor where another portrait colour, shaded or lit, explains it as well as the mix
+    # (within NEAR_MIX_CLEARER): a green goblin's arm in its own shade read as its brown
+    # tunic mixed with the key, and came out brown and half transparent.
+    shades = np.stack([shade_off(c, g[None]) for g in reference], 1)  # (M, K): K is a few
+    shades[np.arange(len(c)), chosen] = np.inf
+    shaded = shades.min(1) <= np.minimum(UNBLUR_KEEP, line_residual(c, b, f) + NEAR_MIX_CLEARER)
+    return np.where((fit & ~shaded)[:, None], f, c)
 
 
 def _luma_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray,
