@@ -830,7 +830,7 @@ def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
     has_f = ~np.isnan(local[:, 0])
     interior = np.where(has_f[:, None], local, solved.F)
     light = has_f & outline.fringe(edge.P, edge.B, interior)
-    light_outlined = defringe and outline.is_outlined(light, rim & (dep >= 1))
+    light_outlined = defringe and outline.is_outlined(light, rim & (dep >= 1), _facing(edge))
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
     # the opaque rings just inside it nearby (a Gaussian twice the rim's width: the rings
     # of the same part), and grows outward as it falls inward.
@@ -850,6 +850,16 @@ def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
     if defringe:
         a = np.where(a < FAINT_ALPHA, 0.0, a)  # faint halos
     return a, Fp, light_outlined
+
+
+def _facing(edge: _Edge) -> np.ndarray:
+    """(M,) which way the silhouette's edge faces at each zone pixel (outline.edge_facing),
+    from the zone's depths (the zone holds every pixel within the wrap's reach of the
+    edge, so the depth's slope there is the silhouette's own)."""
+    depth = np.zeros(edge.mask.shape, np.float32)
+    depth[edge.mask] = edge.depth
+    rows, cols = np.nonzero(edge.mask)
+    return outline.edge_facing(depth, (rows, cols))
 
 
 def _rim_coverage(t: np.ndarray, wrap: np.ndarray) -> np.ndarray:

@@ -24,6 +24,14 @@ from .quantiles import median
 # all, at most 0.06.
 FRINGE_SHARE = 0.15
 FRINGE_LIGHTER = 25.0  # luma levels above both the backdrop and the interior nearby
+# The least lit of the edge's four sides (facing right, down, left, up) over the most lit,
+# at or under which the fringe is a light from one side, not an outline. Measured frame
+# by frame: our light outlines 0.24-0.9; across 247 independent trial clips three had
+# frames read as outlined: a mage relit from one side and a lady turning in a long dress
+# 0.02-0.1 (outlined, their lit sides were cleared: IoU 0.924 and 0.978), and one frame
+# of a knight 0.6.
+FRINGE_BALANCE = 0.15
+MIN_SIDE = 16  # edge pixels a side needs to be judged
 # Where the light outline is blurred with a part and the backdrop (a running leg), a pixel
 # whose un-mixing carries at least this share of the outline's colour, within this many
 # levels (+ 2 noise), gets the part's share as its alpha: the outline's is transparent.
@@ -39,11 +47,28 @@ def fringe(rgb: np.ndarray, plate: np.ndarray, interior: np.ndarray) -> np.ndarr
     return rgb @ LUMA > np.maximum(plate @ LUMA, interior @ LUMA) + FRINGE_LIGHTER
 
 
-def is_outlined(light: np.ndarray, edge: np.ndarray) -> bool:
+def is_outlined(light: np.ndarray, edge: np.ndarray, facing: np.ndarray) -> bool:
     """Whether a frame is light-outlined: light (M,) fringe pixels, edge (M,) the pixels on
-    the silhouette's edge. An outline runs along most of the silhouette; a light sword or a
-    white glove touches it only here and there."""
-    return bool(edge.any() and light[edge].mean() > FRINGE_SHARE)
+    the silhouette's edge, facing (M,) the way each faces (edge_facing). An outline runs
+    along most of the silhouette; a light sword or a white glove touches it only here and
+    there. And it runs all round: a rim light lights only the edges that face it (its
+    least lit side at most FRINGE_BALANCE of its most lit), which are no outline."""
+    if not edge.any() or light[edge].mean() <= FRINGE_SHARE:
+        return False
+    sides = [light[side].mean() for side in (edge & (facing == f) for f in range(4))
+             if side.sum() >= MIN_SIDE]
+    return not sides or min(sides) > FRINGE_BALANCE * max(sides)
+
+
+def edge_facing(depth: np.ndarray, at: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """(M,) which way the silhouette's edge faces at pixels `at` (rows, columns) of depth
+    (H, W) (the distance inside it, 0 outside): 0 right, 1 down, 2 left, 3 up, by the
+    quadrant of its outward normal, down the depth's slope: a 5 px Sobel, within 14 degrees
+    of the true normal on a disc's edge (3 px: 22 degrees, off the stairs of the edge)."""
+    gx = cv2.Sobel(depth, cv2.CV_32F, 1, 0, ksize=5)[at]
+    gy = cv2.Sobel(depth, cv2.CV_32F, 0, 1, ksize=5)[at]
+    angle = np.arctan2(-gy, -gx)
+    return ((angle + np.pi / 4) // (np.pi / 2)).astype(np.int64) % 4
 
 
 def rim_alpha(P: np.ndarray, B: np.ndarray, interior: np.ndarray, light: np.ndarray,
