@@ -800,11 +800,17 @@ def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
     levels of another portrait colour than the one it un-mixes to (it is that colour),
     nor to a portrait colour whose key channel (key_channel: 0, 1, 2 for R, G, B) is its
     largest: spill on a part of the key's colour cannot be told from the part (a faint
-    blade trail read as the ranger's green, opaque)."""
+    blade trail read as the ranger's green, opaque); nor where another portrait colour,
+    shaded or lit, explains the colour within NEAR_MIX_CLEARER levels of the mix (within
+    NEAR_MIX_CLEARER outright for a mix by luma): it is that part in its own shade."""
     t, f = unmix(c, b, np.broadcast_to(reference, (len(c), *reference.shape)),
                  np.full(len(c), max_share, np.float32), 2.0 * noise + 4.0)
     share = line_share(c, b, f)  # unmix's t, unclipped
-    mixed = (t < 1.0) & (share >= 1 - max_share) & (line_residual(c, b, f) < UNBLUR_RESIDUAL)
+    off_line = line_residual(c, b, f)
+    mixed = (t < 1.0) & (share >= 1 - max_share) & (off_line < UNBLUR_RESIDUAL)
+    # How well the mix explains c, for the shade test below: its RGB line's residual, or
+    # for a mix by luma (off that line by 4:2:0 by definition) none at all.
+    mix_fit = np.where(mixed, off_line, 0.0)
     if not mixed.all():
         rest = ~mixed
         f_luma, by_luma = _luma_mix(c[rest], b[rest], reference, max_share)
@@ -814,11 +820,12 @@ def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
     chosen = closest(f, reference)[1]  # where mixed, f is this portrait colour
     fit = mixed & (key_excess(f, key_channel) <= 0) & ((chosen == near) | (dist > UNBLUR_KEEP))
     # Nor where another portrait colour, shaded or lit, explains it as well as the mix
-    # (within NEAR_MIX_CLEARER): a green goblin's arm in its own shade read as its brown
-    # tunic mixed with the key, and came out brown and half transparent.
+    # (within NEAR_MIX_CLEARER of the mix's fit, as _blurred_parts judges a blur against
+    # a shade): a green goblin's arm in its own shade read as its brown tunic mixed with
+    # the key, and came out brown and half transparent.
     shades = np.stack([shade_off(c, g[None]) for g in reference], 1)  # (M, K): K is a few
     shades[np.arange(len(c)), chosen] = np.inf
-    shaded = shades.min(1) <= np.minimum(UNBLUR_KEEP, line_residual(c, b, f) + NEAR_MIX_CLEARER)
+    shaded = shades.min(1) <= np.minimum(UNBLUR_KEEP, mix_fit + NEAR_MIX_CLEARER)
     return np.where((fit & ~shaded)[:, None], f, c)
 
 

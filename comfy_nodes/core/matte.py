@@ -196,7 +196,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     solved = _solve(edge, C, prior, key, ref)
     if ink is not None:
         solved = _ink_mix(edge, solved, ink)
-    a, Fp, light_outlined = _alpha(edge, solved, local, defringe, ref, key.noise)
+    a, Fp, light_outlined = _alpha(edge, solved, local, defringe, ref, key.noise,
+                                   depth[edge.box])
     alpha_s = alpha[edge.box]
     alpha_s[edge.mask] = a
     rgb[edge.box][edge.mask] = np.clip(Fp, 0, 255).astype(np.uint8)
@@ -821,16 +822,22 @@ def _extend_inward(edge: _Edge, F: np.ndarray, Fp: np.ndarray, cap: np.ndarray,
 
 
 def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
-           ref: np.ndarray | None, noise: float) -> tuple[np.ndarray, np.ndarray, bool]:
+           ref: np.ndarray | None, noise: float,
+           depth: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     """(alpha (M,), colour (M, 3), whether the frame is light-outlined) of the zone pixels:
     the rim's share of character, opaque deeper but where a part is blurred. local (M, 3):
-    the part's own colour nearby, NaN where none is near."""
+    the part's own colour nearby, NaN where none is near; depth: the silhouette's depth
+    over the zone's box (which way its edge faces: a light outline runs all round)."""
     rim, dep, r = edge.rim, edge.depth, edge.r
     t, Fp = solved.t, solved.Fp
     has_f = ~np.isnan(local[:, 0])
     interior = np.where(has_f[:, None], local, solved.F)
     light = has_f & outline.fringe(edge.P, edge.B, interior)
-    light_outlined = defringe and outline.is_outlined(light, rim & (dep >= 1), _facing(edge))
+    def facing() -> np.ndarray:  # two Sobels of the box: only where the share asks
+        rows, cols = np.nonzero(edge.mask)
+        return outline.edge_facing(depth, (rows, cols))
+
+    light_outlined = defringe and outline.is_outlined(light, rim & (dep >= 1), facing)
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
     # the opaque rings just inside it nearby (a Gaussian twice the rim's width: the rings
     # of the same part), and grows outward as it falls inward.
@@ -850,16 +857,6 @@ def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
     if defringe:
         a = np.where(a < FAINT_ALPHA, 0.0, a)  # faint halos
     return a, Fp, light_outlined
-
-
-def _facing(edge: _Edge) -> np.ndarray:
-    """(M,) which way the silhouette's edge faces at each zone pixel (outline.edge_facing),
-    from the zone's depths (the zone holds every pixel within the wrap's reach of the
-    edge, so the depth's slope there is the silhouette's own)."""
-    depth = np.zeros(edge.mask.shape, np.float32)
-    depth[edge.mask] = edge.depth
-    rows, cols = np.nonzero(edge.mask)
-    return outline.edge_facing(depth, (rows, cols))
 
 
 def _rim_coverage(t: np.ndarray, wrap: np.ndarray) -> np.ndarray:

@@ -11,6 +11,8 @@ that a sprite keeps is the portrait's (despill.outline_colour); core/matte.py fa
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -47,28 +49,34 @@ def fringe(rgb: np.ndarray, plate: np.ndarray, interior: np.ndarray) -> np.ndarr
     return rgb @ LUMA > np.maximum(plate @ LUMA, interior @ LUMA) + FRINGE_LIGHTER
 
 
-def is_outlined(light: np.ndarray, edge: np.ndarray, facing: np.ndarray) -> bool:
+def is_outlined(light: np.ndarray, edge: np.ndarray,
+                facing: Callable[[], np.ndarray]) -> bool:
     """Whether a frame is light-outlined: light (M,) fringe pixels, edge (M,) the pixels on
-    the silhouette's edge, facing (M,) the way each faces (edge_facing). An outline runs
-    along most of the silhouette; a light sword or a white glove touches it only here and
-    there. And it runs all round: a rim light lights only the edges that face it (its
-    least lit side at most FRINGE_BALANCE of its most lit), which are no outline."""
+    the silhouette's edge; facing() gives the way each faces (edge_facing: asked only
+    where the share passes). An outline runs along most of the silhouette; a light sword
+    or a white glove touches it only here and there. And it runs all round: a rim light
+    lights only the edges that face it (its least lit side at most FRINGE_BALANCE of its
+    most lit), which are no outline. Where fewer than two sides have MIN_SIDE edge pixels
+    (a speck of a character), the share alone tells."""
     if not edge.any() or light[edge].mean() <= FRINGE_SHARE:
         return False
-    sides = [light[side].mean() for side in (edge & (facing == f) for f in range(4))
+    way = facing()
+    sides = [light[side].mean() for side in (edge & (way == f) for f in range(4))
              if side.sum() >= MIN_SIDE]
-    return not sides or min(sides) > FRINGE_BALANCE * max(sides)
+    return len(sides) < 2 or min(sides) > FRINGE_BALANCE * max(sides)
 
 
 def edge_facing(depth: np.ndarray, at: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """(M,) which way the silhouette's edge faces at pixels `at` (rows, columns) of depth
-    (H, W) (the distance inside it, 0 outside): 0 right, 1 down, 2 left, 3 up, by the
-    quadrant of its outward normal, down the depth's slope: a 5 px Sobel, within 14 degrees
-    of the true normal on a disc's edge (3 px: 22 degrees, off the stairs of the edge)."""
+    (H, W) float32 (the distance inside it, 0 outside): 0 right, 1 down, 2 left, 3 up, by
+    the quadrant of its outward normal, down the depth's slope: a 5 px Sobel, within 14
+    degrees of the true normal on a disc's edge (3 px: 22 degrees, off the stairs of the
+    edge); -1 where the depth has no slope (a speck)."""
     gx = cv2.Sobel(depth, cv2.CV_32F, 1, 0, ksize=5)[at]
     gy = cv2.Sobel(depth, cv2.CV_32F, 0, 1, ksize=5)[at]
     angle = np.arctan2(-gy, -gx)
-    return ((angle + np.pi / 4) // (np.pi / 2)).astype(np.int64) % 4
+    way = ((angle + np.pi / 4) // (np.pi / 2)).astype(np.int64) % 4
+    return np.where((gx == 0) & (gy == 0), -1, way)
 
 
 def rim_alpha(P: np.ndarray, B: np.ndarray, interior: np.ndarray, light: np.ndarray,

@@ -142,7 +142,8 @@ class _Decided:
 
 
 def _decide(clip: Clip, recipe: Recipe) -> _Decided:
-    """Backdrop, coarse masks, alignment, window and the QC flags but SMEAR of a clip."""
+    """Backdrop, coarse masks, alignment, window and the QC flags but FACING and SMEAR of
+    a clip (_judge's)."""
     lap = Stopwatch()
 
     frames, small, factor = _views(clip)
@@ -201,20 +202,25 @@ def _decide(clip: Clip, recipe: Recipe) -> _Decided:
                     is_noise, is_static, lap, feat.vectors, height, rest, clip.fps)
 
 
+JUDGED = ("facing", "smear")  # _judge's own laps
+
+
 def _judge(d: _Decided) -> Analysis:
-    """FACING and SMEAR, the flags that change no pixel, and the Analysis of the clip."""
+    """FACING and SMEAR, the flags that change no pixel, and the Analysis of the clip. Its
+    laps are its own (JUDGED, from its start): in process_clip it runs beside the cells."""
+    lap = Stopwatch()
     flags = list(d.flags)
     if not d.is_noise and not d.is_static and qc.facing(
             window_mod.head_rows(d.small, d.masks, d.alignment, d.scale, d.height), d.body,
             d.rest, d.fps):
         flags.append("FACING")
-    d.lap("facing")
+    lap("facing")
     smear = qc.smear(d.small, d.masks, d.key) if not d.is_noise else 0.0
     if not d.is_static and smear > qc.SMEAR_ABOVE:
         flags.append("SMEAR")
-    d.lap("smear")
+    lap("smear")
     return Analysis(d.key, d.scale, d.masks, d.measures, d.alignment, d.window, flags,
-                    d.motion, d.lap.timings, d.crop, smear)
+                    d.motion, {**d.lap.timings, **lap.timings}, d.crop, smear)
 
 
 def analyse(clip: Clip, recipe: Recipe) -> Analysis:
@@ -304,7 +310,9 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
                 Cell(f"{character}/{action}/{m_i:02d}", int(t), rect))
 
     # Cells are independent and OpenCV/numpy release the GIL: use the cores we have. The
-    # ghosting check changes no pixel: it is judged while the cells are being made.
+    # turn and ghosting checks change no pixel: they are judged while the cells are being
+    # made, first in the pool (on the main thread beside two cell workers FACING took twice
+    # as long: three threads on two cores).
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         judging = pool.submit(_judge, d)
         made = list(pool.map(make_cell, range(len(win.indices)), win.indices))
@@ -312,7 +320,8 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     flags, motion = an.qc, an.motion
     cells = [c for c, _ in made]
     cell_meta = [m for _, m in made]
-    lap("matte+warp")
+    lap.timings.update((k, an.timings[k]) for k in JUDGED)  # beside the cells, not after
+    lap("matte+warp")  # since the layout: the cells, and the checks beside them
     # The anchor's height from the cells themselves, at full resolution: the median over
     # cells of the lowest opaque row (the coarse masks put it only within a few pixels).
     lows = [np.nonzero((c[..., 3] >= 128).any(1))[0] for c in cells]

@@ -1221,6 +1221,47 @@ def test_unwrap_keeps_a_green_goblins_shaded_arm():
     assert np.array_equal(despill.unwrap(c, b[None], np.array([brown, skin]), 2.0, 0.6, 1), c)
 
 
+@pytest.mark.parametrize("off, kept", [(10.0, True), (17.0, False)])
+def test_unwrap_weighs_a_shade_against_the_mixs_own_fit(off, kept):
+    """The goblin's arm (53, 125, 44) is 6.8 levels off its brown tunic mixed with the key:
+    a shade of another portrait colour that explains it within 6.8 + NEAR_MIX_CLEARER
+    levels keeps it as it is; one 17 levels off (nearer than UNBLUR_KEEP, but farther than
+    the mix's fit plus NEAR_MIX_CLEARER) does not, and it is the tunic mixed."""
+    b = np.array([23, 186, 60], np.float32)
+    brown = np.array([87, 62, 41], np.float32)
+    c = np.array([53, 125, 44], np.float32)
+    fit = float(despill.line_residual(c[None], b[None], brown[None])[0])
+    side = np.cross(c, [0.0, 0.0, 1.0]).astype(np.float32)
+    side /= np.linalg.norm(side)
+    g = c / 0.8 + side * off / 0.8  # a shade of g at 0.8 lies `off` levels to c's side
+    shade = float(despill.shade_off(c[None], g[None])[0])
+    assert (shade <= fit + despill.NEAR_MIX_CLEARER) == kept, (shade, fit)
+    assert shade < despill.UNBLUR_KEEP and np.linalg.norm(g - c) > despill.UNBLUR_KEEP
+    got = despill.unwrap(c[None], b[None], np.array([brown, g]), 2.0, 0.6, 1)[0]
+    assert np.array_equal(got, c if kept else brown), got
+
+
+@pytest.mark.parametrize("off, kept", [(3.0, True), (15.0, False)])
+def test_unwrap_weighs_a_shade_against_a_luma_mix_within_near_mix_clearer(off, kept):
+    """A yellow strand on blue mixed by luma (chroma lagging 0.2 behind: 4:2:0), whose RGB
+    line is far off by definition: a shade of another portrait colour g keeps it from the
+    yellow only within NEAR_MIX_CLEARER levels (at 3: it is g's, kept or read as g), not
+    at 15, where it is the yellow."""
+    b = np.array([30, 70, 190], np.float32)
+    f = np.array([230, 200, 60], np.float32)
+    ycc = np.concatenate([[_YCC[0] @ (0.7 * f + 0.3 * b)], _YCC[1:] @ (0.5 * f + 0.5 * b)])
+    c = np.linalg.solve(_YCC, ycc).astype(np.float32)
+    assert float(despill.line_residual(c[None], b[None], f[None])[0]) > 20  # off the line
+    side = np.cross(c, [0.0, 0.0, 1.0]).astype(np.float32)
+    side /= np.linalg.norm(side)
+    g = c / 0.9 + side * off / 0.9
+    shade = float(despill.shade_off(c[None], g[None])[0])
+    assert (shade <= despill.NEAR_MIX_CLEARER) == kept, shade
+    assert np.linalg.norm(g - c) > despill.UNBLUR_KEEP
+    got = despill.unwrap(c[None], b[None], np.array([f, g]), 2.0, 0.6, 2)[0]
+    assert np.array_equal(got, f) != kept, (c, got)
+
+
 def test_edge_extension_takes_no_spilled_colour_with_the_portrait():
     """Smeared edge pixels take the colour of the un-mixed pixels just inside, unless (with
     the portrait) that colour carries much more of the key than the chosen one and is near
@@ -1818,25 +1859,47 @@ def test_edge_facing_is_the_quadrant_of_the_outward_normal(cx, cy, r):
     assert np.array_equal(facing[clear], want[clear])
 
 
-@settings(max_examples=200, deadline=None)
-@given(lit=st.lists(st.floats(0, 1), min_size=4, max_size=4), n=st.integers(16, 200))
-def test_a_fringe_all_round_is_an_outline_and_one_from_a_side_is_not(lit, n):
-    """is_outlined on an edge of n pixels a side, each side's share of fringe pixels given:
-    outlined exactly where the whole edge's share is over FRINGE_SHARE and its least lit
-    side over FRINGE_BALANCE of its most lit; a rim light on one or two sides alone (the
-    others dark) is never an outline."""
+@settings(max_examples=300, deadline=None)
+@given(lit=st.lists(st.floats(0, 1), min_size=4, max_size=4),
+       counts=st.lists(st.integers(0, 120), min_size=4, max_size=4))
+def test_a_fringe_all_round_is_an_outline_and_one_from_a_side_is_not(lit, counts):
+    """is_outlined on an edge of counts[f] pixels facing each way f, each side's share of
+    fringe pixels given: never where the whole edge's share is FRINGE_SHARE or less; where
+    it is over, outlined exactly where the least lit side of MIN_SIDE pixels or more is
+    over FRINGE_BALANCE of the most lit, or where fewer than two sides are that long (the
+    share alone). A rim light on one or two sides alone (the others, judged, dark) is
+    never an outline, and the facing is asked only where the share passes."""
     light, facing = [], []
-    for side, share in enumerate(lit):
+    for side, (share, n) in enumerate(zip(lit, counts, strict=True)):
         k = round(share * n)
         light += [True] * k + [False] * (n - k)
         facing += [side] * n
+    assume(light)
     light_a, facing_a = np.array(light), np.array(facing)
-    shares = [round(s * n) / n for s in lit]
-    want = (float(np.mean(light_a)) > outline.FRINGE_SHARE
-            and min(shares) > outline.FRINGE_BALANCE * max(shares))
-    assert outline.is_outlined(light_a, np.ones(len(light_a), bool), facing_a) == want
-    one_side = np.where(facing_a <= 1, light_a, False)  # lit from down-right only
-    assert not outline.is_outlined(one_side, np.ones(len(light_a), bool), facing_a)
+    edge = np.ones(len(light_a), bool)
+    asked = []
+
+    def ways() -> np.ndarray:
+        asked.append(True)
+        return facing_a
+
+    judged = [round(s * n) / n for s, n in zip(lit, counts, strict=True) if n >= outline.MIN_SIDE]
+    over = float(np.mean(light_a)) > outline.FRINGE_SHARE
+    want = over and (len(judged) < 2 or min(judged) > outline.FRINGE_BALANCE * max(judged))
+    assert outline.is_outlined(light_a, edge, ways) == want
+    assert bool(asked) == over
+    if all(n >= outline.MIN_SIDE for n in counts):
+        one_side = np.where(facing_a <= 1, light_a, False)  # lit from down-right only
+        assert not outline.is_outlined(one_side, edge, lambda: facing_a)
+
+
+def test_a_speck_faces_no_way():
+    """Where the depth has no slope (a one-pixel speck), edge_facing says -1: no side."""
+    depth = np.zeros((20, 20), np.float32)
+    depth[10, 10] = 1.0
+    far = np.zeros((20, 20), np.float32)
+    assert outline.edge_facing(far, (np.array([10]), np.array([10])))[0] == -1
+    assert outline.edge_facing(depth, (np.array([10]), np.array([10])))[0] == -1
 
 
 def test_a_rim_light_from_one_side_is_no_light_outline(tmp_path):
