@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"whole chain        {c * 1000:7.1f} ms   ratio {c / b:.2f}x  (target <= 3x)")
     for name in stages[0]:
         med = statistics.median(s[name] for s in stages)
-        print(f"  {name:<14} {med * 1000:7.1f} ms  {med / b:5.2f}x decode")
+        beside = "  (beside the cells, within matte+warp)" if name in pipeline.JUDGED else ""
+        print(f"  {name:<14} {med * 1000:7.1f} ms  {med / b:5.2f}x decode{beside}")
     print(f"peak RSS           {peak_mb:7.0f} MB   (target < 500 MB)")
     return 0
 
