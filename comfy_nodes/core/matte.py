@@ -833,6 +833,7 @@ def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
     has_f = ~np.isnan(local[:, 0])
     interior = np.where(has_f[:, None], local, solved.F)
     light = has_f & outline.fringe(edge.P, edge.B, interior)
+
     def facing() -> np.ndarray:  # two Sobels of the box: only where the share asks
         rows, cols = np.nonzero(edge.mask)
         return outline.edge_facing(depth, (rows, cols))
