@@ -793,7 +793,7 @@ def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
     b (M, 3) all through, so no pixel of the part is unspilled: where one is a portrait
     colour mixed with the backdrop, that portrait colour; the rest as they are. A mix is
     on the RGB line from the backdrop to the colour (within UNBLUR_RESIDUAL levels), or,
-    where 4:2:0 averaged the chroma with the backdrop's, a mix by luma (`_luma_mix`); the
+    where 4:2:0 averaged the chroma with the backdrop's, a mix by luma (`luma_mix`); the
     backdrop's share at most `max_share` either way. (The portrait colour itself, not c
     un-mixed: dividing by the share magnified 4:2:0's error, a silver blade un-mixed to
     (202, 215, 212) against (200, 200, 215).) Not where the colour is within UNBLUR_KEEP
@@ -813,7 +813,7 @@ def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
     mix_fit = np.where(mixed, off_line, 0.0)
     if not mixed.all():
         rest = ~mixed
-        f_luma, by_luma = _luma_mix(c[rest], b[rest], reference, max_share)
+        f_luma, _, by_luma = luma_mix(c[rest], b[rest], reference, max_share)
         f[rest] = np.where(by_luma[:, None], f_luma, f[rest])
         mixed[rest] = by_luma
     dist, near = closest(c, reference)
@@ -829,16 +829,16 @@ def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
     return np.where((fit & ~shaded)[:, None], f, c)
 
 
-def _luma_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray,
-              max_share: float) -> tuple[np.ndarray, np.ndarray]:
-    """(the portrait colour (M, 3), found (M,)): for each of c (M, 3), the portrait colour
-    it is a mix of with the backdrop b (M, 3) as 4:2:0 leaves a thin part's colour: its
-    luma at a share of the colour's (at least 1 - max_share, below 1) and its chroma
-    between the backdrop's and the colour's (`_SmearedParts`, within UNBLUR_RESIDUAL
-    levels). Only colours whose luma differs from the backdrop's by
-    UNWRAP_LUMA_SEPARATION. Measured (edge excess): yellow strands on a blue screen
-    +7.2 -> +5.3, a knight's strands +3.3 -> -1.2, brown strands on a small idle
-    +8.4 -> +6.9; no clip of 177 rose by more than 0.5."""
+def luma_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray,
+             max_share: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the portrait colour (M, 3), its share (M,), found (M,)): for each of c (M, 3), the
+    portrait colour it is a mix of with the backdrop b (M, 3) as 4:2:0 leaves a thin part's
+    colour (or a see-through part's rim): its luma at a share of the colour's (at least
+    1 - max_share, below 1) and its chroma between the backdrop's and the colour's
+    (`_SmearedParts`, within UNBLUR_RESIDUAL levels). Only colours whose luma differs
+    from the backdrop's by UNWRAP_LUMA_SEPARATION. Measured (edge excess): yellow strands
+    on a blue screen +7.2 -> +5.3, a knight's strands +3.3 -> -1.2, brown strands on a
+    small idle +8.4 -> +6.9; no clip of 177 rose by more than 0.5."""
     cands = np.broadcast_to(reference, (len(c), *reference.shape))  # a view: no M x K copy
     fit = _SmearedParts.of(c, b, cands)
     _, resid = fit.at(np.full(len(c), max_share, np.float32))
@@ -846,4 +846,5 @@ def _luma_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray,
     share = fit.dyp / np.where(apart, fit.dy, 1.0)
     cost = np.where(apart & (share >= 1 - max_share) & (share < 1.0), resid, np.inf)
     best = np.argmin(cost, axis=1)
-    return reference[best], cost[np.arange(len(c)), best] < UNBLUR_RESIDUAL
+    rows = np.arange(len(c))
+    return reference[best], share[rows, best], cost[rows, best] < UNBLUR_RESIDUAL

@@ -208,8 +208,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
         _see_through(p, plate, depth, wrap + CHROMA_SMEAR, ref, key, defringe, moving,
                      alpha, rgb)
     if reference is not None and reference.see_through:
-        _drawn_see_through(p, plate, depth > 0, reference.translucent, ref, wrap, defringe,
-                           alpha, rgb)
+        _drawn_see_through(p, plate, depth, r + CHROMA_SMEAR, reference.translucent, ref,
+                           wrap, defringe, alpha, rgb)
     return _pack(rgb, alpha)
 
 
@@ -226,11 +226,12 @@ DRAWN_SEE_THROUGH_SHARES = (0.05, 0.95)
 DRAWN_SEE_THROUGH_MARGIN = 8.0
 
 
-def _drawn_see_through(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, parts: np.ndarray,
-                       ref: np.ndarray | None, reach: int, defringe: bool, alpha: np.ndarray,
-                       rgb: np.ndarray) -> None:
+def _drawn_see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, smear: int,
+                       parts: np.ndarray, ref: np.ndarray | None, reach: int, defringe: bool,
+                       alpha: np.ndarray, rgb: np.ndarray) -> None:
     """The parts the portrait draws see-through (parts (k, 3): straight colours): a pixel of
-    the silhouette (fg, (H, W) bool, or where the edge's un-mixing left alpha) that is such
+    the silhouette (depth > 0, depth (H, W) the distance inside it, or where the edge's
+    un-mixing left alpha) that is such
     a colour c, shaded or lit by k, over the backdrop B (P - B = u*c - a*B, u = a*k: least
     squares for u and a) within DRAWN_SEE_THROUGH_FIT, a and k in range, and explained so
     clearly better than by a shade of an opaque portrait colour (ref,
@@ -238,9 +239,11 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, parts: 
     where most of the silhouette within `reach` px is read so (a jelly's rim over blue is
     as grey as an eye white) is un-mixed at that share, in place in alpha (H, W) and rgb
     (H, W, 3): the backdrop shows through the sprite there as through the portrait, where
-    a glass dome, fairy wings or a jelly slime would be backdrop-tinted."""
+    a glass dome, fairy wings or a jelly slime would be backdrop-tinted. Within `smear` px
+    of the edge, where 4:2:0 averaged the chroma with the backdrop's outside, a pixel no
+    such line explains is read by luma (despill.luma_mix) and takes the part's colour."""
     # The silhouette too: a jelly as pale as the key, keyed out by the zone, is read again.
-    idx = np.flatnonzero(fg.reshape(-1) | (alpha.reshape(-1) > 0))
+    idx = np.flatnonzero((depth.reshape(-1) > 0) | (alpha.reshape(-1) > 0))
     if not len(idx):
         return
     P, B = gather(p, idx), gather(plate, idx)
@@ -262,23 +265,39 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, parts: 
                 & (k >= despill.SHADES[0]) & (k <= despill.SHADES[1]))
         best = np.where(fits, miss, best)
         share = np.where(fits, a, share)
+    # The rim: 4:2:0 pulled its chroma toward the backdrop outside, off every such line
+    # (a jelly's outer ring over blue read as a lit orange at a fifth, out of range, and
+    # kept the zone's blue-grey). Its luma still tells the share; it is taken only where
+    # most of the silhouette round it is read see-through by colour (an opaque body's rim
+    # beside a glass helmet is no glass).
+    rim = (share == 0) & (depth.reshape(-1)[idx] <= smear)
+    by_luma = np.zeros(len(idx), bool)
+    colour = np.zeros((len(idx), 3), np.float32)
+    if rim.any():
+        f, a, found = despill.luma_mix(P[rim], B[rim], parts, 1.0 - lo)
+        found &= (a >= lo) & (a <= hi)
+        at = np.flatnonzero(rim)[found]
+        share[at], colour[at], by_luma[at] = a[found], f[found], True
     took = share > 0
+    plain = np.zeros(len(idx), bool)
     if ref is not None and len(ref):  # an opaque colour that explains it as well: opaque...
-        plain = took & (despill.shade_distance(P, ref) <= best + DRAWN_SEE_THROUGH_MARGIN)
-        if plain.any():  # ... unless most of the silhouette round it is the see-through part
-            seen = np.zeros(alpha.size, np.float32)
-            seen[idx[took & ~plain]] = 1
-            inside = np.zeros(alpha.size, np.float32)
-            inside[idx] = 1
-            size = (2 * reach + 1, 2 * reach + 1)
-            near = (cv2.boxFilter(seen.reshape(alpha.shape), -1, size, normalize=False)
-                    / np.maximum(cv2.boxFilter(inside.reshape(alpha.shape), -1, size,
-                                               normalize=False), 1))
-            took &= ~plain | (near.reshape(-1)[idx] > 0.5)
+        plain = took & ~by_luma & (despill.shade_distance(P, ref)
+                                   <= best + DRAWN_SEE_THROUGH_MARGIN)
+    doubt = plain | by_luma
+    if doubt.any():  # ... unless most of the silhouette round it is the see-through part
+        seen = np.zeros(alpha.size, np.float32)
+        seen[idx[took & ~doubt]] = 1
+        inside = np.zeros(alpha.size, np.float32)
+        inside[idx] = 1
+        size = (2 * reach + 1, 2 * reach + 1)
+        near = (cv2.boxFilter(seen.reshape(alpha.shape), -1, size, normalize=False)
+                / np.maximum(cv2.boxFilter(inside.reshape(alpha.shape), -1, size,
+                                           normalize=False), 1))
+        took &= ~doubt | (near.reshape(-1)[idx] > 0.5)
     if not took.any():
         return
     a, at = share[took], idx[took]
-    F = B[took] + D[took] / a[:, None]
+    F = np.where(by_luma[took][:, None], colour[took], B[took] + D[took] / a[:, None])
     if defringe:
         a = np.where(a < FAINT_ALPHA, 0.0, a)
     # Set, not capped as _see_through's is: the zone read these pixels as a part's own
