@@ -10,6 +10,7 @@ neighbour's, `_SmearedParts` judges by luma and by a chroma share near the luma'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -237,6 +238,14 @@ class Reference:
     def see_through(self) -> bool:
         """Whether the portrait draws parts the backdrop shows through."""
         return len(self.translucent) > 0
+
+    def tinted(self, tint: Callable[[np.ndarray], np.ndarray]) -> Reference:
+        """This reference in another light (core/drawn.py's Tint): its colours, the
+        outline's and the see-through parts' mapped by tint."""
+        return replace(self, palette=tint(self.palette),
+                       outline=None if self.outline is None else tint(self.outline),
+                       translucent=tint(self.translucent) if len(self.translucent)
+                       else self.translucent)
 
     def wearing(self, colours: np.ndarray) -> Reference:
         """This reference with colours (k, 3) the character is drawn in beside the

@@ -12,6 +12,7 @@ clip shows those over the backdrop, a colour of no part.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -30,6 +31,104 @@ DRIFT_STEP = 4
 # Fewer interior pixels than this tell no colour: a palette of PALETTE_SIZE over them would
 # be the noise's.
 MIN_PIXELS = 50
+# A model may draw the whole character in another light than its portrait: warmer, cooler,
+# paler (a grade, its white balance). A tint (per-channel gains, then a saturation about
+# the luma) fitted from the portrait's colours to the first frame's is taken when it
+# explains the first frame's colours this much better (its RMS distance to the nearest
+# tinted portrait colour at most TINT_GAIN of the untinted one's): one part recoloured (a
+# goblin's skin pushed toward the key) moves the fit less than that, a tint of the whole
+# more. Pairs farther apart than TINT_PAIRED are no colour and its tint; at least
+# TINT_PAIRED_SHARE of the interior must pair. Gains and saturation are kept within
+# TINT_LIMITS. And a tint of the whole brings every colour nearer: where colours worn over
+# TINT_WORSE_SHARE of the interior end TINT_WORSE levels farther from the portrait's, the
+# fit bent the light to one part (trial 21's goblin, its skin pushed toward the key: its
+# brown tunic and belt, 58 % of it, 1-2 levels from the portrait's, went to 6-7).
+TINT_WORSE = 3.0
+TINT_WORSE_SHARE = 0.25
+TINT_GAIN = 0.6
+# A first frame within this RMS of its portrait's colours is taken as in the portrait's
+# light: the shading a model gives a pose moves the colours that much (trial 17's 2.5-D
+# puppets, drawn in their portraits' colours: 8.6-14), and a tint fitted to it is the
+# shading's, not a grade's (their edges rose 1.5-4 levels with it, one over the line).
+TINT_NOISE = 15.0
+TINT_PAIRED = 40.0
+TINT_PAIRED_SHARE = 0.5
+TINT_LIMITS = (0.75, 1.3)
+
+
+@dataclass(frozen=True)
+class Tint:
+    """The light a model drew the character in, against its portrait's: each channel times
+    `gains`, then the colour's distance from its luma times `saturation`."""
+
+    gains: tuple[float, float, float]
+    saturation: float
+
+    def __call__(self, colours: np.ndarray) -> np.ndarray:
+        q = np.asarray(colours, np.float32) * np.array(self.gains, np.float32)
+        y = (q @ despill.LUMA)[..., None]
+        return np.clip(y + self.saturation * (q - y), 0.0, 255.0).astype(np.float32)
+
+
+def fit_tint(worn: np.ndarray, shares: np.ndarray, portrait: np.ndarray,
+             rounds: int = 5) -> Tint | None:
+    """The Tint that takes the portrait's colours (K, 3) to the colours worn (k, 3, with
+    their shares of the interior (k,)), each worn colour paired with the nearest tinted
+    portrait colour (paired again after each round's fit); None where no tint explains
+    them TINT_GAIN better than none, where it takes TINT_WORSE_SHARE of them farther,
+    where the fit reached TINT_LIMITS, or where they are within TINT_NOISE of the
+    portrait's own."""
+    if not len(worn) or not len(portrait) or shares.sum() <= 0:
+        return None
+    tint = Tint((1.0, 1.0, 1.0), 1.0)
+
+    def rms(tint: Tint) -> tuple[float, np.ndarray, np.ndarray]:
+        d, j = despill.closest(worn, tint(portrait))
+        return float(np.sqrt((shares * d * d).sum() / shares.sum())), d, j
+
+    before, d, j = rms(tint)
+    if before < TINT_NOISE:
+        return None
+    untinted = d
+    lo, hi = TINT_LIMITS
+    gains, saturation = np.ones(3), 1.0
+    for _ in range(rounds):
+        paired = d < TINT_PAIRED
+        if shares[paired].sum() < TINT_PAIRED_SHARE * shares.sum():
+            return None
+        w = shares[paired].astype(np.float64)
+        f, p = worn[paired].astype(np.float64), portrait[j[paired]].astype(np.float64)
+        for _ in range(3):  # each is linear given the other: least squares in turn
+            gains = np.clip(_gains(f, p, w, saturation), lo, hi)
+            saturation = float(np.clip(_saturation(f, p * gains, w), lo, hi))
+        tint = Tint((float(gains[0]), float(gains[1]), float(gains[2])), saturation)
+        after, d, j = rms(tint)
+    worse = shares[d > untinted + TINT_WORSE].sum() / shares.sum()
+    # A fit that ran into TINT_LIMITS wanted more than a grade gives: a part pushed toward
+    # the key reads as saturation (trial 19's shirt and tunic asked 1.3), darks lifted to
+    # grey as gains (its ninja: 1.23-1.3).
+    bounded = any(np.isclose(v, lo) or np.isclose(v, hi) for v in (*gains, saturation))
+    if after > TINT_GAIN * before or worse >= TINT_WORSE_SHARE or bounded:
+        return None
+    return tint
+
+
+def _gains(f: np.ndarray, p: np.ndarray, w: np.ndarray, saturation: float) -> np.ndarray:
+    """The gains g (3,) that best take colours p (n, 3) to f (n, 3), weights w (n,), at the
+    given saturation: f = s q + (1 - s) luma(q), q = g p, is M diag(p) g."""
+    m = saturation * np.eye(3) + (1 - saturation) * np.outer(np.ones(3), despill.LUMA)
+    a = m[None] * p[:, None, :]  # (n, 3, 3): M diag(p_i)
+    lhs = np.einsum("i,ikj,ikl->jl", w, a, a)
+    rhs = np.einsum("i,ikj,ik->j", w, a, f)
+    return np.linalg.solve(lhs + 1e-6 * np.eye(3), rhs)
+
+
+def _saturation(f: np.ndarray, q: np.ndarray, w: np.ndarray) -> float:
+    """The s that best takes colours q (n, 3) to f (n, 3) about their luma, weights w."""
+    luma = (q @ despill.LUMA)[:, None]
+    chroma = q - luma
+    return float((w[:, None] * (f - luma) * chroma).sum()
+                 / max(float((w[:, None] * chroma * chroma).sum()), 1e-6))
 
 
 def drawn_reference(reference: despill.Reference, frames: np.ndarray, small: np.ndarray,
@@ -42,8 +141,13 @@ def drawn_reference(reference: despill.Reference, frames: np.ndarray, small: np.
     key: the backdrop at full size). As it is where the portrait has see-through parts."""
     if reference.see_through:
         return reference
-    first = opening_colours(frames[0], frames[min(1, len(frames) - 1)], key.at(0),
-                            reference.palette, box)
+    worn, shares = opening_palette(frames[0], frames[min(1, len(frames) - 1)], key.at(0),
+                                   reference.palette, box)
+    tint = fit_tint(worn, shares, reference.palette)
+    if tint is not None:
+        reference = reference.tinted(tint)
+    far = despill.shade_distance(worn, reference.palette) > WORN_DISTANCE
+    first = worn[far & (shares >= OPENING_SHARE)]
     known = np.concatenate([reference.palette, first])
     return reference.wearing(np.concatenate(
         [first, drifted_colours(small, masks, key, known, frames.shape[1:3])]))
@@ -69,18 +173,26 @@ def opening_colours(first: np.ndarray, second: np.ndarray, key: KeyModel, ref: n
     reach and the second frame shows the same colour (a limb's blur changes from frame
     to frame: its mix with the backdrop is no colour of the character's).
     box: where the character can be, as matte.refine's."""
+    worn, shares = opening_palette(first, second, key, ref, box)
+    far = despill.shade_distance(worn, ref) > WORN_DISTANCE
+    return worn[far & (shares >= OPENING_SHARE)]
+
+
+def opening_palette(first: np.ndarray, second: np.ndarray, key: KeyModel, ref: np.ndarray,
+                    box: tuple[int, int, int, int] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(colours (k, 3), shares (k,)): the main colours of the clip's first frame's interior
+    (as opening_colours reads it), the silhouette found with the portrait's colours ref."""
     fh, fw = first.shape[:2]
     x0, y0, x1, y1 = clamp_box(box, fh, fw)
     if x1 <= x0 or y1 <= y0 or not len(ref):
-        return np.zeros((0, 3), np.float32)
+        return np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
     p = first[y0:y1, x0:x1].astype(np.float32)
     plate = key.plate_at(fh, fw)[y0:y1, x0:x1]
     sil = silhouette.find(p, plate, key, (fh, fw), ref, None)
     depth = cv2.distanceTransform(sil.fg, cv2.DIST_L2, 5)
-    pal, share = _interior_colours(p, second[y0:y1, x0:x1],
-                                   depth > wrap_depth(fh, fw) + CHROMA_SMEAR + 1, key.threshold)
-    far = despill.shade_distance(pal, ref) > WORN_DISTANCE
-    return pal[far & (share >= OPENING_SHARE)]
+    return _interior_colours(p, second[y0:y1, x0:x1],
+                             depth > wrap_depth(fh, fw) + CHROMA_SMEAR + 1, key.threshold)
 
 
 def drifted_colours(small: np.ndarray, masks: np.ndarray, key: KeyModel, known: np.ndarray,
