@@ -847,7 +847,8 @@ def luma_mix(c: np.ndarray, b: np.ndarray, reference: np.ndarray,
     (`_SmearedParts`, within UNBLUR_RESIDUAL levels). Only colours whose luma differs
     from the backdrop's by UNWRAP_LUMA_SEPARATION. Measured (edge excess): yellow strands
     on a blue screen +7.2 -> +5.3, a knight's strands +3.3 -> -1.2, brown strands on a
-    small idle +8.4 -> +6.9; no clip of 177 rose by more than 0.5."""
+    small idle +8.4 -> +6.9; no clip of 177 rose by more than 0.5. The share means
+    nothing where not found."""
     cands = np.broadcast_to(reference, (len(c), *reference.shape))  # a view: no M x K copy
     fit = _SmearedParts.of(c, b, cands)
     _, resid = fit.at(np.full(len(c), max_share, np.float32))

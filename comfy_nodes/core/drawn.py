@@ -45,6 +45,8 @@ MIN_PIXELS = 50
 # brown tunic and belt, 58 % of it, 1-2 levels from the portrait's, went to 6-7).
 TINT_WORSE = 3.0
 TINT_WORSE_SHARE = 0.25
+TINT_COLOURS = 3  # paired colours: 4 numbers fit one or two pairs whatever their light
+TINT_GREY = 4.0  # levels from luma (RMS): colours this grey tell no saturation
 TINT_GAIN = 0.6
 # A first frame within this RMS of its portrait's colours is taken as in the portrait's
 # light: the shading a model gives a pose moves the colours that much (trial 17's 2.5-D
@@ -74,27 +76,21 @@ def fit_tint(worn: np.ndarray, shares: np.ndarray, portrait: np.ndarray,
              rounds: int = 5) -> Tint | None:
     """The Tint that takes the portrait's colours (K, 3) to the colours worn (k, 3, with
     their shares of the interior (k,)), each worn colour paired with the nearest tinted
-    portrait colour (paired again after each round's fit); None where no tint explains
-    them TINT_GAIN better than none, where it takes TINT_WORSE_SHARE of them farther,
-    where the fit reached TINT_LIMITS, or where they are within TINT_NOISE of the
-    portrait's own."""
-    if not len(worn) or not len(portrait) or shares.sum() <= 0:
+    portrait colour within TINT_PAIRED (paired again after each round's fit). Judged on
+    the colours it pairs (one far from every portrait colour is a colour of its own, which
+    drawn_reference adds): None where they are under TINT_PAIRED_SHARE of the interior or
+    fewer than TINT_COLOURS, within TINT_NOISE of the portrait's own, not TINT_GAIN
+    nearer, TINT_WORSE_SHARE of them farther, or where the fit reached TINT_LIMITS."""
+    if (rounds < 1 or not len(worn) or not len(portrait) or not np.isfinite(worn).all()
+            or not np.isfinite(shares).all() or shares.sum() <= 0):
         return None
-    tint = Tint((1.0, 1.0, 1.0), 1.0)
-
-    def rms(tint: Tint) -> tuple[float, np.ndarray, np.ndarray]:
-        d, j = despill.closest(worn, tint(portrait))
-        return float(np.sqrt((shares * d * d).sum() / shares.sum())), d, j
-
-    before, d, j = rms(tint)
-    if before < TINT_NOISE:
-        return None
-    untinted = d
+    untinted, j = despill.closest(worn, portrait)
+    d = untinted
     lo, hi = TINT_LIMITS
-    gains, saturation = np.ones(3), 1.0
+    tint, gains, saturation = Tint((1.0, 1.0, 1.0), 1.0), np.ones(3), 1.0
     for _ in range(rounds):
         paired = d < TINT_PAIRED
-        if shares[paired].sum() < TINT_PAIRED_SHARE * shares.sum():
+        if paired.sum() < TINT_COLOURS:
             return None
         w = shares[paired].astype(np.float64)
         f, p = worn[paired].astype(np.float64), portrait[j[paired]].astype(np.float64)
@@ -102,33 +98,48 @@ def fit_tint(worn: np.ndarray, shares: np.ndarray, portrait: np.ndarray,
             gains = np.clip(_gains(f, p, w, saturation), lo, hi)
             saturation = float(np.clip(_saturation(f, p * gains, w), lo, hi))
         tint = Tint((float(gains[0]), float(gains[1]), float(gains[2])), saturation)
-        after, d, j = rms(tint)
-    worse = shares[d > untinted + TINT_WORSE].sum() / shares.sum()
+        d, j = despill.closest(worn, tint(portrait))
+    paired = d < TINT_PAIRED
+    w = shares[paired]
+    if paired.sum() < TINT_COLOURS or w.sum() < TINT_PAIRED_SHARE * shares.sum():
+        return None
+
+    def rms(dist: np.ndarray) -> float:
+        return float(np.sqrt((w * dist * dist).sum() / w.sum()))
+
+    before, after = rms(untinted[paired]), rms(d[paired])
+    worse = w[d[paired] > untinted[paired] + TINT_WORSE].sum() / w.sum()
     # A fit that ran into TINT_LIMITS wanted more than a grade gives: a part pushed toward
     # the key reads as saturation (trial 19's shirt and tunic asked 1.3), darks lifted to
     # grey as gains (its ninja: 1.23-1.3).
     bounded = any(np.isclose(v, lo) or np.isclose(v, hi) for v in (*gains, saturation))
-    if after > TINT_GAIN * before or worse >= TINT_WORSE_SHARE or bounded:
+    if (before < TINT_NOISE or after > TINT_GAIN * before or worse >= TINT_WORSE_SHARE
+            or bounded):
         return None
     return tint
 
 
 def _gains(f: np.ndarray, p: np.ndarray, w: np.ndarray, saturation: float) -> np.ndarray:
     """The gains g (3,) that best take colours p (n, 3) to f (n, 3), weights w (n,), at the
-    given saturation: f = s q + (1 - s) luma(q), q = g p, is M diag(p) g."""
+    given saturation: f = s q + (1 - s) luma(q), q = g p, is M diag(p) g. Held a little
+    toward 1 (a channel no colour has, all 0 there, keeps its gain)."""
     m = saturation * np.eye(3) + (1 - saturation) * np.outer(np.ones(3), despill.LUMA)
     a = m[None] * p[:, None, :]  # (n, 3, 3): M diag(p_i)
     lhs = np.einsum("i,ikj,ikl->jl", w, a, a)
     rhs = np.einsum("i,ikj,ik->j", w, a, f)
-    return np.linalg.solve(lhs + 1e-6 * np.eye(3), rhs)
+    hold = 1e-3 * float(np.trace(lhs)) / 3 + 1e-6
+    return np.linalg.solve(lhs + hold * np.eye(3), rhs + hold)
 
 
 def _saturation(f: np.ndarray, q: np.ndarray, w: np.ndarray) -> float:
-    """The s that best takes colours q (n, 3) to f (n, 3) about their luma, weights w."""
+    """The s that best takes colours q (n, 3) to f (n, 3) about their luma, weights w; 1
+    where they are greys (within TINT_GREY of their luma: no saturation to tell)."""
     luma = (q @ despill.LUMA)[:, None]
     chroma = q - luma
-    return float((w[:, None] * (f - luma) * chroma).sum()
-                 / max(float((w[:, None] * chroma * chroma).sum()), 1e-6))
+    spread = float((w[:, None] * chroma * chroma).sum())
+    if spread < TINT_GREY ** 2 * float(w.sum()):
+        return 1.0
+    return float((w[:, None] * (f - luma) * chroma).sum() / spread)
 
 
 def drawn_reference(reference: despill.Reference, frames: np.ndarray, small: np.ndarray,

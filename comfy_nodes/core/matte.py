@@ -251,6 +251,7 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, smea
     bb, bd = total(B * B), total(B * D)
     best = np.full(len(idx), DRAWN_SEE_THROUGH_FIT, np.float32)
     share = np.zeros(len(idx), np.float32)
+    lo, hi = DRAWN_SEE_THROUGH_SHARES
     for c in parts:
         cc, cb, cd = float(c @ c), B @ c, D @ c
         det = cc * bb - cb * cb
@@ -260,7 +261,6 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, smea
         a = (cb * cd - cc * bd) / det
         k = u / np.maximum(a, 1e-3)
         miss = np.sqrt(norm2(D - u[:, None] * c + a[:, None] * B))
-        lo, hi = DRAWN_SEE_THROUGH_SHARES
         fits = (ok & (miss < best) & (a >= lo) & (a <= hi)
                 & (k >= despill.SHADES[0]) & (k <= despill.SHADES[1]))
         best = np.where(fits, miss, best)
@@ -288,7 +288,7 @@ def _drawn_see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, smea
         seen = np.zeros(alpha.size, np.float32)
         seen[idx[took & ~doubt]] = 1
         inside = np.zeros(alpha.size, np.float32)
-        inside[idx] = 1
+        inside[idx[~by_luma]] = 1  # (a wide band read by luma would outvote itself)
         size = (2 * reach + 1, 2 * reach + 1)
         near = (cv2.boxFilter(seen.reshape(alpha.shape), -1, size, normalize=False)
                 / np.maximum(cv2.boxFilter(inside.reshape(alpha.shape), -1, size,
