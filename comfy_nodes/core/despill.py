@@ -242,10 +242,8 @@ class Reference:
     def tinted(self, tint: Callable[[np.ndarray], np.ndarray]) -> Reference:
         """This reference in another light (core/drawn.py's Tint): its colours, the
         outline's and the see-through parts' mapped by tint."""
-        return replace(self, palette=tint(self.palette),
-                       outline=None if self.outline is None else tint(self.outline),
-                       translucent=tint(self.translucent) if len(self.translucent)
-                       else self.translucent)
+        return replace(self, palette=tint(self.palette), translucent=tint(self.translucent),
+                       outline=None if self.outline is None else tint(self.outline))
 
     def wearing(self, colours: np.ndarray) -> Reference:
         """This reference with colours (k, 3) the character is drawn in beside the

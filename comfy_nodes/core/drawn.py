@@ -87,7 +87,7 @@ def fit_tint(worn: np.ndarray, shares: np.ndarray, portrait: np.ndarray,
     untinted, j = despill.closest(worn, portrait)
     d = untinted
     lo, hi = TINT_LIMITS
-    tint, gains, saturation = Tint((1.0, 1.0, 1.0), 1.0), np.ones(3), 1.0
+    gains, saturation = np.ones(3), 1.0
     for _ in range(rounds):
         paired = d < TINT_PAIRED
         if paired.sum() < TINT_COLOURS:
@@ -157,8 +157,7 @@ def drawn_reference(reference: despill.Reference, frames: np.ndarray, small: np.
     tint = fit_tint(worn, shares, reference.palette)
     if tint is not None:
         reference = reference.tinted(tint)
-    far = despill.shade_distance(worn, reference.palette) > WORN_DISTANCE
-    first = worn[far & (shares >= OPENING_SHARE)]
+    first = _lacking(worn, shares, reference.palette)
     known = np.concatenate([reference.palette, first])
     return reference.wearing(np.concatenate(
         [first, drifted_colours(small, masks, key, known, frames.shape[1:3])]))
@@ -184,7 +183,12 @@ def opening_colours(first: np.ndarray, second: np.ndarray, key: KeyModel, ref: n
     reach and the second frame shows the same colour (a limb's blur changes from frame
     to frame: its mix with the backdrop is no colour of the character's).
     box: where the character can be, as matte.refine's."""
-    worn, shares = opening_palette(first, second, key, ref, box)
+    return _lacking(*opening_palette(first, second, key, ref, box), ref)
+
+
+def _lacking(worn: np.ndarray, shares: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """The colours worn (k, 3) over OPENING_SHARE of the interior (shares (k,)) that are
+    WORN_DISTANCE from every colour of ref (K, 3), shaded or lit."""
     far = despill.shade_distance(worn, ref) > WORN_DISTANCE
     return worn[far & (shares >= OPENING_SHARE)]
 
