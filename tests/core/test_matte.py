@@ -1944,8 +1944,11 @@ def test_a_see_through_parts_rim_keeps_no_backdrop_colour(wrap, tmp_path):
     off the line from the screen to any colour of the jelly. That ring comes out in the
     jelly's colour, see-through: under 10 % of it 40+ levels bluer (in blue excess) than
     the jelly (38-39 % before: the zone's blue-grey was kept), its alpha below the
-    jelly's and not cut away. (Over a green screen whose luma is within 48 levels of
-    the jelly's, luma cannot tell the share: 13-17 % stay greener, as before.)"""
+    jelly's and not cut away. An opaque grey (whose mix with the screen luma would read
+    as the jelly's) stays opaque inside the jelly and grey on a disc of its own apart
+    (read as the jelly without the neighbourhood's vote). (Over a green screen whose
+    luma is within 48 levels of the jelly's, luma cannot tell the share: 13-17 % stay
+    greener, as before.)"""
     key_rgb = np.array([30, 70, 200], np.float32)
     orange = np.array([240, 170, 60], np.float32)
     big = np.zeros((448 * 4, 448 * 4), np.uint8)
@@ -1959,14 +1962,31 @@ def test_a_see_through_parts_rim_keeps_no_backdrop_colour(wrap, tmp_path):
     frame = (1 - spill) * frame + spill * key_rgb
     yy, xx = np.mgrid[:448, :448]
     frame[(yy - 220) ** 2 + (xx - 260) ** 2 <= 14 ** 2] = 250  # an opaque eye
+    grey = np.array([128, 128, 128], np.float32)  # opaque, its luma between the two
+    button = (yy - 300) ** 2 + (xx - 190) ** 2 <= 14 ** 2  # inside the jelly
+    frame[button] = grey
+    disc = np.zeros((448 * 4, 448 * 4), np.uint8)  # on the screen, apart
+    cv2.circle(disc, (60 * 4, 60 * 4), 35 * 4, 255, -1)
+    disc_cover = cv2.resize(disc, (448, 448), interpolation=cv2.INTER_AREA)[..., None] / 255
+    frame = disc_cover * grey + (1 - disc_cover) * frame
     frames = _through_h264(frame.round().astype(np.uint8), tmp_path)
     key = backdrop.estimate_key(frames)
     portrait = np.zeros((300, 300, 4), np.uint8)
     cv2.circle(portrait, (150, 150), 110, (*orange.astype(int).tolist(), 166), -1)
     cv2.circle(portrait, (190, 120), 14, (250, 250, 250, 255), -1)
+    cv2.circle(portrait, (110, 200), 14, (128, 128, 128, 255), -1)
     ref = despill.portrait_reference(portrait)
     assert ref.see_through
     out = matte.refine(frames[0], key, reference=ref)
+    # Opaque grey, whose mix with the screen lies on the jelly's luma line and between the
+    # two chromas, is read so only on the jelly's own rim: not deep inside it (the
+    # button), nor on a rim with no see-through part round it (the disc apart).
+    core = cv2.erode(button.astype(np.uint8), np.ones((7, 7))).astype(bool)
+    assert out[..., 3][core].min() >= 250, np.percentile(out[..., 3][core], 5)
+    disc_solid = disc_cover[..., 0] > 0.5
+    disc_depth = cv2.distanceTransform(disc_solid.astype(np.uint8), cv2.DIST_L2, 5)
+    disc_ring = out[..., :3][disc_solid & (disc_depth <= 2)].astype(np.float32)
+    assert float(np.median(disc_ring[:, 0] - disc_ring[:, 2])) < 40, np.median(disc_ring, 0)
     ring = solid & (np.round(depth) == 1)
     c = key.channel
     rgb = out[..., :3][ring].astype(np.float32)
