@@ -864,7 +864,8 @@ def _alpha(edge: _Edge, solved: _Solved, local: np.ndarray, defringe: bool,
     nearby = _nearby(edge.mask, max(2.0 * r, 4.0))
     wrap = _rim_wrap(t, dep, r, light_outlined, solved.blurred, edge.moved, nearby)
     a = np.where(rim, _rim_coverage(t, wrap),
-                 np.where(solved.blurred, t, 1.0))
+                 np.where(solved.blurred, _blurred_coverage(t, wrap, edge, solved.blurred,
+                                                            light_outlined), 1.0))
     # Past the rim, where the silhouette moved and no opaque part lies near (RAMP_SHARE),
     # the pixels the wrap's cap took for opaque are read as the rim is.
     ramp = edge.moved & ~rim & ~solved.blurred
@@ -895,6 +896,28 @@ def _rim_coverage(t: np.ndarray, wrap: np.ndarray) -> np.ndarray:
     lerped = t / (1.0 - wrap)
     weighted = 2.0 * t / (1.0 + np.sqrt(np.clip(1.0 - 4.0 * wrap * t, 0.0, None)))
     return np.clip(0.5 * (lerped + weighted), 0.0, 1.0)
+
+
+def _blurred_coverage(t: np.ndarray, wrap: np.ndarray, edge: _Edge, blurred: np.ndarray,
+                      light_outlined: bool) -> np.ndarray:
+    """(M,) the coverage of zone pixels blurred by motion (translucent all through) whose
+    share of character reads t (M,). The wrap mixes the backdrop into them as into the
+    rim: a chop's fan at 55 % coverage under a 25 % wrap reads 41-47 %, under the half
+    that the sheet keeps. It is divided out as on the rim (_rim_coverage), at the wrap the
+    opaque rings near the pixel carry (`wrap`, from _rim_wrap) or, where none is near (a
+    fan swept away from the body), the frame's: the median of its second ring, at most
+    MOVING_RIM_WRAP either way. Measured (matte IoU, trials 12-25, 247 clips): 224 -> 227
+    passing (a blurred axe chop on blue 0.947 -> 0.963, a white mage's staff 0.950 ->
+    0.952, a pale runner on blue's edge +6.5 -> +5.9 as its blurred limbs' rims come out
+    opaque enough to be despilled), mean +0.0007; the largest losses a ghosted slime's
+    hops (flagged SMEAR) 0.970 -> 0.963 and a mage on blue 0.967 -> 0.965. Taking t bare
+    (before): the truth's fans at 128-160 came out 84-124."""
+    ring2 = (edge.depth > edge.r) & (edge.depth <= edge.r + 1) & ~blurred
+    if light_outlined or ring2.sum() <= 8:
+        return t
+    frames_wrap = float(median(np.clip(1.0 - t[ring2], 0.0, WRAP_AT_RIM)))
+    near = np.where(wrap > 0, wrap, frames_wrap)
+    return _rim_coverage(t, np.minimum(near, MOVING_RIM_WRAP))
 
 
 # The average of values (M,) over the zone pixels of a ring (M,) bool near each zone pixel:
