@@ -14,11 +14,12 @@ PORTRAIT = np.array([[200, 60, 50], [70, 140, 60], [205, 175, 140], [60, 45, 35]
                      [170, 170, 180], [40, 60, 120]], np.float32)
 
 
-def _worn(gains, saturation, seed: int) -> tuple[np.ndarray, np.ndarray, float]:
+def _worn(gains, saturation, seed: int, lift: float = 0.0
+          ) -> tuple[np.ndarray, np.ndarray, float]:
     """The portrait's colours in another light, with 1.5 levels of noise, at random shares
     of the interior; and their RMS distance from the portrait's own."""
     rng = np.random.default_rng(seed)
-    worn = drawn.Tint(gains, saturation)(PORTRAIT)
+    worn = drawn.Tint(gains, saturation, lift)(PORTRAIT)
     worn += rng.normal(0, 1.5, PORTRAIT.shape).astype(np.float32)
     shares = rng.dirichlet(np.ones(len(PORTRAIT))).astype(np.float32)
     return worn, shares, float(np.sqrt((shares * ((worn - PORTRAIT) ** 2).sum(1)).sum()))
@@ -26,12 +27,12 @@ def _worn(gains, saturation, seed: int) -> tuple[np.ndarray, np.ndarray, float]:
 
 @settings(max_examples=150, deadline=None)
 @given(gains=st.tuples(*[st.floats(0.9, 1.1)] * 3), saturation=st.floats(0.85, 1.15),
-       seed=st.integers(0, 2 ** 16))
-def test_a_tint_found_is_the_light_the_colours_are_in(gains, saturation, seed):
+       lift=st.just(0.0) | st.floats(0.0, 0.2), seed=st.integers(0, 2 ** 16))
+def test_a_tint_found_is_the_light_the_colours_are_in(gains, saturation, lift, seed):
     """Whatever tint is found takes the portrait's colours within 4 levels RMS (weighted by
     share) of the colours worn: a wrong light is worse than none. None near the
     portrait's own light (under TINT_NOISE)."""
-    worn, shares, untinted = _worn(gains, saturation, seed)
+    worn, shares, untinted = _worn(gains, saturation, seed, lift)
     found = drawn.fit_tint(worn, shares, PORTRAIT)
     if untinted < drawn.TINT_NOISE - 1:
         assert found is None
@@ -54,6 +55,26 @@ def test_most_tints_of_the_whole_character_are_found():
             tried += 1
             found += drawn.fit_tint(worn, shares, PORTRAIT) is not None
     assert tried >= 50 and found >= 0.85 * tried, (found, tried)
+
+
+def test_darks_lifted_to_grey_are_found():
+    """Trial 26's brawler: its maker lowered the contrast about mid grey (0.92) and lifted
+    the darks toward grey (0.12 of the way), an offset no gain gives (its black outline
+    31 levels up, its white 11 down). The light is found, the lift within 0.02 of the
+    maker's (0.155 of white, with the contrast's share), every colour within 3 levels;
+    a lift beyond TINT_LIFT (darks halfway to white: a washed-out frame, not a grade) is
+    refused."""
+    shares = np.full(len(PORTRAIT), 1 / len(PORTRAIT), np.float32)
+
+    def graded(lift: float) -> np.ndarray:
+        x = 0.5 + 0.92 * (PORTRAIT / 255 - 0.5)
+        return ((lift + (1 - lift) * x) * 255).astype(np.float32)
+
+    found = drawn.fit_tint(graded(0.12), shares, PORTRAIT)
+    assert found is not None
+    assert abs(found.lift - 0.155) < 0.02, found
+    assert np.abs(found(PORTRAIT) - graded(0.12)).max() < 3, found
+    assert drawn.fit_tint(graded(0.5), shares, PORTRAIT) is None
 
 
 def test_one_part_recoloured_is_no_tint():
@@ -111,10 +132,10 @@ def test_a_reference_in_another_light_maps_every_colour_it_has():
 
 def test_a_character_drawn_cooler_than_its_portrait_is_matched_in_that_light():
     """Blocks of the portrait's colours drawn 10 % bluer, 10 % less red and 15 % paler than
-    the portrait over a green screen: drawn_reference takes the portrait's colours into
-    that light (each block's colour within 6 levels of one of them in RGB) and adds no colour of
-    its own for them; a walk in the portrait's own light is left as it is."""
-    tint = drawn.Tint((0.9, 1.0, 1.1), 0.85)
+    the portrait over a green screen, or with their darks lifted 15 % toward white:
+    drawn_reference takes the portrait's colours into that light (each block's colour
+    within 6 levels of one of them in RGB) and adds no colour of its own for them; a walk
+    in the portrait's own light is left as it is."""
     portrait = np.zeros((300, 300, 4), np.uint8)
 
     def clip(light: drawn.Tint | None) -> np.ndarray:
@@ -127,7 +148,8 @@ def test_a_character_drawn_cooler_than_its_portrait_is_matched_in_that_light():
     for i, c in enumerate(PORTRAIT):
         portrait[10 + 45 * i:55 + 45 * i, 50:250] = (*np.round(c).astype(int).tolist(), 255)
     ref = despill.portrait_reference(portrait)
-    for light in (tint, None):
+    cooler, lifted = drawn.Tint((0.9, 1.0, 1.1), 0.85), drawn.Tint((0.96,) * 3, 0.95, 0.15)
+    for light in (cooler, lifted, None):
         frames = clip(light)
         key = backdrop.estimate_key(frames)
         small = frames[:, ::4, ::4]
