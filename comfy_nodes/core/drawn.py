@@ -45,7 +45,7 @@ MIN_PIXELS = 50
 # brown tunic and belt, 58 % of it, 1-2 levels from the portrait's, went to 6-7).
 TINT_WORSE = 3.0
 TINT_WORSE_SHARE = 0.25
-TINT_COLOURS = 3  # paired colours: 4 numbers fit one or two pairs whatever their light
+TINT_COLOURS = 3  # paired colours: 5 numbers fit one or two pairs whatever their light
 TINT_GREY = 4.0  # levels from luma (RMS): colours this grey tell no saturation
 TINT_GAIN = 0.6
 # A first frame within this RMS of its portrait's colours is taken as in the portrait's
@@ -57,8 +57,8 @@ TINT_PAIRED = 40.0
 TINT_PAIRED_SHARE = 0.5
 TINT_LIMITS = (0.75, 1.3)
 # A grade may also lift the darks toward grey (black 0.12 of the way to white with the
-# contrast 0.92 about mid grey, trial 26's brawler: its black outline 31 levels up, its
-# white 11 down), which no gain gives: the tint then takes each colour toward white by
+# contrast 0.92 about mid grey, trial 26's brawler: its black outline 36 levels up, its
+# white 9 down), which no gain gives: the tint then takes each colour toward white by
 # a lift, at most TINT_LIFT. The first round pairs colours up to TINT_FIRST_PAIRED apart
 # (lifted darks lie 40-55 from their portrait colour until the lift is known); later
 # rounds, and the judgement, at TINT_PAIRED. Without it the brawler on a blue screen, its
@@ -128,8 +128,8 @@ def fit_tint(worn: np.ndarray, shares: np.ndarray, portrait: np.ndarray,
     worse = w[d[paired] > untinted[paired] + TINT_WORSE].sum() / w.sum()
     # A fit that ran into TINT_LIMITS wanted more than a grade gives: a part pushed toward
     # the key reads as saturation (trial 19's shirt and tunic asked 1.3), darks lifted to
-    # grey as gains (its ninja: 1.23-1.3); a lift of TINT_LIFT, darks a third of the way
-    # to white, is a washed-out frame, not a grade.
+    # grey read as gains of 1.23-1.3 (its ninja) before the tint had a lift; a lift of
+    # TINT_LIFT, darks a third of the way to white, is a washed-out frame, not a grade.
     bounded = (any(np.isclose(v, lo) or np.isclose(v, hi) for v in (*gains, saturation))
                or np.isclose(lift, TINT_LIFT))
     if (before < TINT_NOISE or after > TINT_GAIN * before or worse >= TINT_WORSE_SHARE
@@ -144,19 +144,23 @@ def _gains_and_lift(f: np.ndarray, p: np.ndarray, w: np.ndarray, saturation: flo
     f (n, 3), weights w (n,), at the given saturation: f = 255 l + (1 - l) M(g p), with
     M the saturation about the luma, is linear in h = (1 - l) g and l, solved together
     (the two trade off: apart, they crept to a wrong light). Held a little toward no
-    change (a channel no colour has, all 0 there, keeps its gain)."""
+    change (a channel no colour has, all 0 there, keeps its gain of 1 at any lift)."""
     m = saturation * np.eye(3) + (1 - saturation) * np.outer(np.ones(3), despill.LUMA)
     a = np.concatenate([m[None] * p[:, None, :], np.full((len(p), 3, 1), 255.0)], axis=2)
     lhs = np.einsum("i,ikj,ikl->jl", w, a, a)  # (4, 4): M diag(p_i) beside 255
     rhs = np.einsum("i,ikj,ik->j", w, a, f)
-    hold = 1e-3 * np.diag(lhs) + 1e-6
-    h_l = np.linalg.solve(lhs + np.diag(hold), rhs + hold * np.array([1.0, 1.0, 1.0, 0.0]))
+    # The hold: each gain toward 1, i.e. h_c + l toward 1 (h_c + l - 1 = (1 - l)(g_c - 1)),
+    # at one weight for the three (a dim channel's own weight would hold it too little),
+    # and the lift toward 0.
+    k = 1e-3 * float(np.trace(lhs[:3, :3])) / 3 + 1e-6
+    e = np.c_[np.eye(3), np.ones(3)]
+    lhs = lhs + k * e.T @ e
+    rhs = rhs + k * e.sum(0)
+    lhs[3, 3] += 1e-3 * lhs[3, 3]
+    h_l = np.linalg.solve(lhs, rhs)
     lift = float(np.clip(h_l[3], 0.0, TINT_LIFT))
-    if lift != h_l[3]:  # at a bound: the gains for that lift
-        h = np.linalg.solve(lhs[:3, :3] + np.diag(hold[:3]),
-                            rhs[:3] - lhs[:3, 3] * lift + hold[:3])
-    else:
-        h = h_l[:3]
+    bounded = lift != h_l[3]  # then the gains for that lift
+    h = np.linalg.solve(lhs[:3, :3], rhs[:3] - lhs[:3, 3] * lift) if bounded else h_l[:3]
     return h / (1.0 - lift), lift
 
 

@@ -4,6 +4,7 @@ and drawn_reference, which takes the portrait's colours into it)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,10 +61,10 @@ def test_most_tints_of_the_whole_character_are_found():
 def test_darks_lifted_to_grey_are_found():
     """Trial 26's brawler: its maker lowered the contrast about mid grey (0.92) and lifted
     the darks toward grey (0.12 of the way), an offset no gain gives (its black outline
-    31 levels up, its white 11 down). The light is found, the lift within 0.02 of the
-    maker's (0.155 of white, with the contrast's share), every colour within 3 levels;
-    a lift beyond TINT_LIFT (darks halfway to white: a washed-out frame, not a grade) is
-    refused."""
+    36 levels up, its white 9 down). The light is found, the lift within 0.02 of the
+    maker's (0.155 of white, with the contrast's share) and the gains within 0.03 of
+    theirs, every colour within 3 levels; a lift beyond TINT_LIFT (a washed-out frame,
+    not a grade) is refused."""
     shares = np.full(len(PORTRAIT), 1 / len(PORTRAIT), np.float32)
 
     def graded(lift: float) -> np.ndarray:
@@ -73,8 +74,14 @@ def test_darks_lifted_to_grey_are_found():
     found = drawn.fit_tint(graded(0.12), shares, PORTRAIT)
     assert found is not None
     assert abs(found.lift - 0.155) < 0.02, found
+    # 0.12 + 0.88 (0.04 + 0.92 x) = 0.155 + 0.81 x: gains 0.81 / (1 - 0.155)
+    assert np.abs(np.array(found.gains) - 0.958).max() < 0.03, found
     assert np.abs(found(PORTRAIT) - graded(0.12)).max() < 3, found
-    assert drawn.fit_tint(graded(0.5), shares, PORTRAIT) is None
+    # Pale colours under a lift of 0.4: the fit asks for more than TINT_LIFT (without the
+    # bound it takes 0.36), and is refused.
+    pale = np.array([[250, 160, 160], [160, 250, 170], [165, 170, 250], [250, 245, 160],
+                     [175, 175, 175], [245, 245, 245]], np.float32)
+    assert drawn.fit_tint(drawn.Tint((1.0, 1.0, 1.0), 1.0, 0.4)(pale), shares, pale) is None
 
 
 def test_one_part_recoloured_is_no_tint():
@@ -199,13 +206,14 @@ def test_a_relit_character_with_a_part_of_its_own_still_takes_the_light():
     assert np.abs(found(PORTRAIT) - light(PORTRAIT)).max() < 3, found
 
 
-def test_a_channel_no_colour_has_keeps_its_gain():
-    """Portrait colours with no blue at all, drawn 10 % less red and 10 % more green: the
-    light is found (the blue gain is held at 1, not driven to 0 and refused at the
-    bounds)."""
+@pytest.mark.parametrize("lift", [0.0, 0.15])
+def test_a_channel_no_colour_has_keeps_its_gain(lift):
+    """Portrait colours with no blue at all, drawn 10 % less red and 10 % more green (and
+    with their darks lifted): the light is found, its blue gain held at 1 (not driven to
+    0 and refused at the bounds, nor to 1 / (1 - lift))."""
     portrait = np.array([[200, 60, 0], [70, 140, 0], [205, 175, 0], [60, 45, 0],
                          [150, 200, 0]], np.float32)
-    light = drawn.Tint((0.9, 1.1, 1.0), 1.0)
+    light = drawn.Tint((0.9, 1.1, 1.0), 1.0, lift)
     shares = np.full(len(portrait), 0.2, np.float32)
     found = drawn.fit_tint(light(portrait), shares, portrait)
     assert found is not None and abs(found.gains[2] - 1.0) < 0.05, found
