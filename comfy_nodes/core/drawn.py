@@ -31,18 +31,19 @@ DRIFT_STEP = 4
 # Fewer interior pixels than this tell no colour: a palette of PALETTE_SIZE over them would
 # be the noise's.
 MIN_PIXELS = 50
-# A model may draw the whole character in another light than its portrait: warmer, cooler,
-# paler (a grade, its white balance). A tint (per-channel gains, then a saturation about
-# the luma, then a lift) fitted from the portrait's colours to the first frame's is taken when it
-# explains the first frame's colours this much better (its RMS distance to the nearest
-# tinted portrait colour at most TINT_GAIN of the untinted one's): one part recoloured (a
-# goblin's skin pushed toward the key) moves the fit less than that, a tint of the whole
-# more. Pairs farther apart than TINT_PAIRED are no colour and its tint; at least
-# TINT_PAIRED_SHARE of the interior must pair. Gains and saturation are kept within
-# TINT_LIMITS. And a tint of the whole brings every colour nearer: where colours worn over
-# TINT_WORSE_SHARE of the interior end TINT_WORSE levels farther from the portrait's, the
-# fit bent the light to one part (trial 21's goblin, its skin pushed toward the key: its
-# brown tunic and belt, 58 % of it, 1-2 levels from the portrait's, went to 6-7).
+# A model may draw the whole character in another light than its portrait: warmer,
+# cooler, paler (a grade, its white balance). A tint (per-channel gains, then a
+# saturation about the luma, then a lift) fitted from the portrait's colours to the
+# first frame's is taken when it explains the first frame's colours this much better
+# (its RMS distance to the nearest tinted portrait colour at most TINT_GAIN of the
+# untinted one's): one part recoloured (a goblin's skin pushed toward the key) moves the
+# fit less than that, a tint of the whole more. Pairs farther apart than TINT_PAIRED are
+# no colour and its tint; at least TINT_PAIRED_SHARE of the interior must pair. Gains
+# and saturation are kept within TINT_LIMITS. And a tint of the whole brings every
+# colour nearer: where colours worn over TINT_WORSE_SHARE of the interior end TINT_WORSE
+# levels farther from the portrait's, the fit bent the light to one part (trial 21's
+# goblin, its skin pushed toward the key: its brown tunic and belt, 58 % of it, 1-2
+# levels from the portrait's, went to 6-7).
 TINT_WORSE = 3.0
 TINT_WORSE_SHARE = 0.25
 TINT_COLOURS = 3  # paired colours: 5 numbers fit one or two pairs whatever their light
@@ -166,8 +167,8 @@ def _gains_and_lift(f: np.ndarray, p: np.ndarray, w: np.ndarray, saturation: flo
     lhs[3, 3] += 1e-3 * lhs[3, 3]
     h_l = np.linalg.solve(lhs, rhs)
     lift = float(np.clip(h_l[3], 0.0, TINT_LIFT))
-    bounded = lift != h_l[3]  # then the gains for that lift
-    h = np.linalg.solve(lhs[:3, :3], rhs[:3] - lhs[:3, 3] * lift) if bounded else h_l[:3]
+    clipped = lift != h_l[3]  # then the gains for that lift
+    h = np.linalg.solve(lhs[:3, :3], rhs[:3] - lhs[:3, 3] * lift) if clipped else h_l[:3]
     return h / (1.0 - lift), lift
 
 

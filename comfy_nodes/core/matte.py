@@ -908,18 +908,17 @@ def _blurred_coverage(t: np.ndarray, wrap: np.ndarray, edge: _Edge, blurred: np.
     fan swept away from the body), the frame's: the median of its second ring, at most
     MOVING_RIM_WRAP either way; the bare t where no wrap is read (a light-outlined frame,
     or no opaque second ring). Measured (matte IoU, trials 12-25, 247 clips): 224 -> 227
-    passing (a blurred axe chop on blue 0.947 -> 0.963, a white mage's staff 0.950 ->
+    passing (a blurred axe chop on blue 0.947 -> 0.953, a white mage's staff 0.950 ->
     0.952, a pale runner on blue's edge +6.5 -> +5.9 as its blurred limbs' rims come out
-    opaque enough to be despilled), mean +0.0007; the largest losses a ghosted slime's
-    hops (flagged SMEAR) 0.970 -> 0.963 and a mage on blue 0.967 -> 0.965. Taking t bare
+    opaque enough to be despilled), mean +0.0006; the largest losses a ghosted slime's
+    hops (flagged SMEAR) 0.970 -> 0.965 and a mage on blue 0.967 -> 0.965. Taking t bare
     (before): the truth's fans at 128-160 came out 84-124."""
     # The frame's second ring, without pixels carrying more backdrop than the wrap puts
     # there (a blurred part's shallow ring, which the wrap's cap lets through as opaque):
     # they tell coverage. Counted as a 35 % wrap, a fan's own ring made 0.48 read 0.57
     # where no wrap lay anywhere. (_rim_wrap's nearby reading still counts them, clipped:
     # leaving them out there too lost two trial clips, a sprint's cape 0.954 -> 0.949.)
-    ring2 = (edge.depth > edge.r) & (edge.depth <= edge.r + 1) & ~blurred
-    ring2 &= 1.0 - t <= WRAP_AT_RIM
+    ring2 = _opaque_ring(edge.depth, edge.r, blurred) & (1.0 - t <= WRAP_AT_RIM)
     if light_outlined or ring2.sum() <= 8:
         return t
     frames_wrap = float(median(np.clip(1.0 - t[ring2], 0.0, None)))
@@ -961,8 +960,7 @@ def _rim_wrap(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool,
     ring's median over the whole frame: an independent trial's 20 clips, IoU +0.002 on
     average (a 720p wizard in a near-key robe +0.010, a pixel-art hurt +0.008), none
     worse by over 0.001; the fixtures' blurred attacks and skills +0.003."""
-    ring2 = (dep > r) & (dep <= r + 1) & ~blurred
-    ring3 = (dep > r + 1) & (dep <= r + 2) & ~blurred
+    ring2, ring3 = _opaque_ring(dep, r, blurred), _opaque_ring(dep, r + 1, blurred)
     if light_outlined or ring2.sum() <= 8:
         return np.zeros_like(t)
     seen = np.clip(1.0 - t, 0.0, WRAP_AT_RIM)
@@ -974,6 +972,12 @@ def _rim_wrap(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool,
         w3 = np.where(near3 > NEAR_SUPPORT, np.minimum(w3, w2), w2)
     wrap = np.clip(w2 + (w2 - w3) * (r + 1 - dep), w2, WRAP_AT_RIM)
     return np.where(moved, np.minimum(wrap, MOVING_RIM_WRAP), wrap)
+
+
+def _opaque_ring(dep: np.ndarray, inside: int, blurred: np.ndarray) -> np.ndarray:
+    """(M,) bool: the zone pixels (depths dep (M,)) from `inside` to `inside` + 1 px deep
+    that are not blurred by motion: where the wrap is read."""
+    return (dep > inside) & (dep <= inside + 1) & ~blurred
 
 
 def _pack(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
