@@ -48,6 +48,14 @@ FLOOR_DARKER = 0.9
 # wall's brightness over 5 % of the height: a vignette darkens the lower rows as much,
 # smoothly (a quality fixture's 30 % vignette read as a floor from 84 % down).
 FLOOR_STEP = 0.12
+# A frame whose backdrop, seen round the frame's edge, lies this share of the key's
+# threshold off the plate in colour (not in brightness, which colour_distance forgives)
+# has its own: a model's first frame is the user's flat canvas (#00FF00), and the model
+# then renders the screen its own way within a few frames (an independent trial's clips:
+# (0, 254, 0) in frame 0 to (27, 205, 41) by frame 4). Read against the clip's plate,
+# those frames' whole backdrop was character: sheets cut at the frame's edge (CROPPED),
+# a cell of green (IoU 0.08), and frame 0's "colours" added to the portrait's.
+FRAME_SHIFT = 0.5
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,17 @@ class KeyModel:
     # (N, h) each frame's row brightness where a floor darkens the plate (FLOOR_DARKER), 1
     # elsewhere; None where no row of any frame is a floor.
     floor: np.ndarray | None = None
+    # (N, 3) each frame's backdrop colour less the plate's where it has its own
+    # (FRAME_SHIFT), 0 elsewhere; None where no frame has.
+    shift: np.ndarray | None = None
+
+    @property
+    def frames(self) -> int | None:
+        """How many frames' own plates the model holds (use `at(t)`'s); None: one for all."""
+        for per_frame in (self.floor, self.shift):
+            if per_frame is not None:
+                return len(per_frame)
+        return None
 
     @property
     def channel(self) -> int:
@@ -77,15 +96,20 @@ class KeyModel:
         return dataclasses.replace(self, plate=self.plate_at(height, width))
 
     def at(self, t: int) -> KeyModel:
-        """The model of frame t: its plate darkened where frame t shows a floor (this model
-        itself where the clip has none)."""
-        if self.floor is None:
+        """The model of frame t: its plate darkened where frame t shows a floor, and in its
+        own backdrop colour where it has one (this model itself where no frame does)."""
+        if self.frames is None:
             return self
-        rows = self.floor[t].reshape(-1, 1).astype(np.float32)
-        h, w = self.plate.shape[:2]
-        if len(rows) != h:  # rows at the plate's size, as plate_at resizes the plate
-            rows = cv2.resize(rows, (1, h), interpolation=cv2.INTER_LINEAR)
-        return dataclasses.replace(self, plate=self.plate * rows.reshape(h, 1, 1), floor=None)
+        plate = self.plate
+        if self.floor is not None:
+            rows = self.floor[t].reshape(-1, 1).astype(np.float32)
+            h, w = plate.shape[:2]
+            if len(rows) != h:  # rows at the plate's size, as plate_at resizes the plate
+                rows = cv2.resize(rows, (1, h), interpolation=cv2.INTER_LINEAR)
+            plate = plate * rows.reshape(h, 1, 1)
+        if self.shift is not None and self.shift[t].any():
+            plate = np.maximum(plate + self.shift[t], 0.0)
+        return dataclasses.replace(self, plate=plate, floor=None, shift=None)
 
 
 def model_factor(h: int, w: int, model_side: int = 128) -> int:
@@ -175,7 +199,43 @@ def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) ->
     lifted = small if floor is None else small / floor[idx][..., None, None]
     plate, noise = _plate(lifted, key, key_chroma, tol)
     threshold = float(np.clip(4.0 * noise + 8.0, 14.0, 60.0))
-    return KeyModel(key.astype(np.float32), plate, noise, threshold, backdrop_share, floor)
+    shift = _frame_shift(frames, factor, (sh, sw), ring, plate, floor, threshold)
+    return KeyModel(key.astype(np.float32), plate, noise, threshold, backdrop_share, floor,
+                    shift)
+
+
+def _frame_shift(frames: np.ndarray, factor: int, size: tuple[int, int], ring: int,
+                 plate: np.ndarray, floor: np.ndarray | None, threshold: float
+                 ) -> np.ndarray | None:
+    """(N, 3) each frame's backdrop colour less the plate's, seen on the top and side rings
+    of the frame (N, H, W, 3) at the model's size (size, ring: as estimate_key's), where it
+    lies FRAME_SHIFT of the threshold off the plate in colour; 0 elsewhere; None where no
+    frame does. A ring's pixels the frame's median offset does not explain within the
+    threshold (the character at the edge) are left out; under half of them left: 0."""
+    sh, sw = size
+    f = factor
+    left, right = _sides(frames, factor, size, ring)
+    top = shrink(frames[:, :ring * f, :sw * f], f).astype(np.float32)
+    rows = np.ones((len(frames), sh), np.float32) if floor is None else floor
+    seen = np.concatenate([left.reshape(len(frames), -1, 3), right.reshape(len(frames), -1, 3),
+                           top.reshape(len(frames), -1, 3)], axis=1)
+    behind = np.concatenate([  # the plate at the same pixels, each frame's floor applied
+        (plate[:, :ring][None] * rows[:, :, None, None]).reshape(len(frames), -1, 3),
+        (plate[:, sw - ring:][None] * rows[:, :, None, None]).reshape(len(frames), -1, 3),
+        (plate[:ring][None] * rows[:, :ring, None, None]).reshape(len(frames), -1, 3)], axis=1)
+    diff = seen - behind
+    shift = np.zeros((len(frames), 3), np.float32)
+    for t, d in enumerate(diff):
+        first = median(d, axis=0)
+        fits = np.sqrt(norm2(d - first)) < threshold
+        if fits.mean() < 0.5:
+            continue
+        offset = median(d[fits], axis=0)
+        mean_behind = behind[t][fits].mean(0)
+        moved = colour_distance((mean_behind + offset)[None], mean_behind[None])[0]
+        if moved > FRAME_SHIFT * threshold:
+            shift[t] = offset
+    return shift if shift.any() else None
 
 
 def _plate(small: np.ndarray, key: np.ndarray, key_chroma: np.ndarray, tol: float

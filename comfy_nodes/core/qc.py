@@ -127,7 +127,12 @@ GROW_LAG = TURN_SECONDS
 SMEAR_ABOVE = 0.003
 SMEAR_WINDOW = 0.12  # width of the cluster of shares a ghost's pixels fall in
 FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
-BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in every frame
+BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in nearly every frame:
+# all but this share of them. A model's first frame is the user's canvas, without the bars
+# the model then draws (an independent trial's letterboxed walk: bars from frame 1 on;
+# required in every frame, none were cut, the key was learned from their black and the
+# clip read as NOISE, IoU 0.06).
+BAR_FRAMES_WITHOUT = 0.125
 # A bar is at most this share of the frame's height or width: a 9:16 picture inside a 16:9
 # frame leaves 34 % a side (under a third, its bars went uncut and the backdrop was learned
 # from their black: the whole picture came out as character).
@@ -312,11 +317,16 @@ def turned_run(margin: np.ndarray, bridge: int) -> int:
 
 def bars(small: np.ndarray) -> tuple[int, int, int, int]:
     """Letterbox/pillarbox bars of reduced frames (N, h, w, 3): rows (top, bottom) and
-    columns (left, right) that are dark across their whole length in every frame, plus
-    one row or column of the blurred seam. (0, 0, 0, 0) when there are none."""
+    columns (left, right) that are dark across their whole length in all frames but
+    BAR_FRAMES_WITHOUT of them, plus one row or column of the blurred seam. (0, 0, 0, 0)
+    when there are none."""
     luma = small.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-    row_max = luma.max(axis=(0, 2))
-    col_max = luma.max(axis=(0, 1))
+    allowed = int(BAR_FRAMES_WITHOUT * len(luma))  # frames a bar may be missing from
+    # Each row's (column's) brightest pixel per frame, then the brightest over the frames
+    # left when the `allowed` brightest are set aside.
+    rank = len(luma) - 1 - allowed
+    row_max = np.partition(luma.max(axis=2), rank, axis=0)[rank]
+    col_max = np.partition(luma.max(axis=1), rank, axis=0)[rank]
 
     def run(v: np.ndarray) -> int:
         dark = v < BAR_LUMA

@@ -188,6 +188,19 @@ def test_bars_are_found_up_to_a_9_16_picture_in_a_16_9_frame(h, w, share_a, shar
     assert other == (0, 0)
 
 
+@pytest.mark.parametrize("without", [1, 2])
+def test_bars_the_first_frames_lack_are_found(without):
+    """Bars drawn from frame 1 or 2 on (a model's first frame is the user's canvas, without
+    the bars it then draws) are found as in a clip that has them throughout; bars in half
+    the frames are not (BAR_FRAMES_WITHOUT)."""
+    frames = np.full((16, 64, 100, 3), (40, 180, 60), np.uint8)
+    frames[without:, :10] = 0
+    frames[without:, -8:] = 0
+    assert qc.bars(frames) == (11, 9, 0, 0)
+    frames[8:, :10] = frames[8:, -8:] = (40, 180, 60)
+    assert qc.bars(frames) == (0, 0, 0, 0)
+
+
 def test_dark_columns_over_the_bar_share_are_no_bars():
     """Dark columns over BAR_SHARE of the width at a side are the picture (a dark scene),
     not a bar: not cut."""

@@ -1,4 +1,5 @@
-"""The backdrop's key: a studio floor darker than the wall (backdrop.FLOOR_DARKER)."""
+"""The backdrop's key: a studio floor darker than the wall (backdrop.FLOOR_DARKER), and a
+frame whose backdrop has a colour of its own (backdrop.FRAME_SHIFT)."""
 
 from __future__ import annotations
 
@@ -103,3 +104,55 @@ def test_a_row_no_side_shows_is_read_as_its_neighbours():
     assert key.floor is not None
     f = H // key.floor.shape[1]
     assert (key.floor[:, 160 // f:196 // f] < 0.8).all(), key.floor[0, 150 // f:200 // f]
+
+
+CANVAS = np.array([0, 255, 0], np.float32)  # the user's flat canvas: the first frame's
+
+
+def _settling(n: int, settle: int, ramp_to: np.ndarray = WALL) -> np.ndarray:
+    """n frames (N, H, W, 3) uint8 of a red box on a backdrop that is the flat CANVAS in
+    frame 0 and reaches the model's own green (`ramp_to`, with a gradient and noise) by
+    frame `settle` (0: from the start), as an image-to-video model re-renders the canvas."""
+    frames = _cyclorama(n, 0.0, 0.7, 0.0).astype(np.float32)
+    for t in range(min(settle, n)):
+        k = t / settle
+        frames[t] = (1 - k) * CANVAS + k * frames[t] * (ramp_to / WALL)
+    frames[:, 60:200, 150:230] = (150, 60, 40)
+    return np.clip(frames + 0.5, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("settle", [1, 4, 6])
+def test_a_frame_whose_backdrop_has_its_own_colour_is_keyed_against_it(settle):
+    """The first frames' backdrop is the flat canvas, settling to the model's green (45,
+    160, 70) within 1-6 frames, 100+ levels off in colour: each such frame's plate takes
+    its own colour (KeyModel.shift), and its coarse mask holds the box alone; the settled
+    frames keep the clip's plate. (Against the clip's plate, those frames' whole backdrop
+    was character.)"""
+    frames = _settling(12, settle)
+    key = backdrop.estimate_key(frames)
+    assert key.shift is not None and key.shift[0].any()
+    assert not key.shift[settle:].any(), key.shift
+    masks = backdrop.coarse_masks(backdrop.shrink(frames, backdrop.model_factor(H, W)), key)
+    f = H // masks.shape[1]
+    truth = np.zeros((H, W), bool)
+    truth[60:200, 150:230] = True
+    small_truth = truth[::f, ::f][:masks.shape[1], :masks.shape[2]]
+    for t, m in enumerate(masks):
+        wrong = (m > 0) != small_truth
+        assert wrong.mean() < 0.01, (t, wrong.mean())
+    rgba = matte.refine(frames[0], key.sized(H, W).at(0))
+    assert (rgba[..., 3] >= 128).sum() < 1.1 * truth.sum()
+    with pytest.raises(ValueError, match="KeyModel.at"):
+        matte.refine(frames[0], key)
+
+
+@pytest.mark.parametrize("gain", [0.8, 1.0, 1.2])
+def test_a_backdrop_that_only_flickers_keeps_one_plate(gain):
+    """Frames whose backdrop is brighter or darker by up to 20 % (a model's flicker), but
+    of the same colour: no frame gets a plate of its own (colour_distance forgives
+    brightness), so such clips are keyed as before."""
+    frames = _cyclorama(6, 0.0, 0.7, 0.0).astype(np.float32)
+    frames[::2] *= gain
+    frames = np.clip(frames, 0, 255).astype(np.uint8)
+    frames[:, 60:200, 150:230] = (150, 60, 40)
+    assert backdrop.estimate_key(frames).shift is None
