@@ -975,6 +975,32 @@ def test_no_outline_on_a_one_colour_character_or_a_cloak():
                                             (240, 240, 240))) is not None
 
 
+def _thin_outlined(parts: list, ink: tuple) -> np.ndarray:
+    """_portrait's disc with a 1-px ink line, drawn at 4x and shrunk (premultiplied, by area):
+    the line's outer half partly transparent, as an antialiased thin outline is."""
+    big = np.zeros((960, 960, 4), np.float32)
+    for i, colour in enumerate(parts):
+        cv2.ellipse(big, (480, 480), (400, 400), 0, 90 * i, 90 * (i + 1), (*colour, 255), -1)
+    cv2.circle(big, (480, 480), 398, (*ink, 255), 4)
+    big[..., :3] *= big[..., 3:] / 255
+    small = cv2.resize(big, (240, 240), interpolation=cv2.INTER_AREA)
+    small[..., :3] /= np.maximum(small[..., 3:], 1e-3) / 255
+    return np.clip(small + 0.5, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("ink", [(20, 16, 22), (60, 40, 30), (10, 20, 60)])
+def test_a_thin_dark_outline_is_found(ink):
+    """A dark line a pixel wide round the disc, antialiased: the outermost opaque ring is
+    about half line, half the parts inside; it is still read as the outline (THIN_INK_DARK:
+    1 px black outlines read as none, and a red part's colour took their rims). Dark parts
+    round half the disc are still no outline."""
+    parts = [(200, 50, 50), (235, 225, 210), (70, 200, 90), (70, 90, 230)]
+    found = despill.outline_colour(_thin_outlined(parts, ink))
+    assert found is not None and np.abs(found - ink).max() <= 8, found
+    half_dark = _portrait([ink, ink, (236, 190, 150), (70, 90, 230)], None)
+    assert despill.outline_colour(half_dark) is None
+
+
 def _shaded_portrait(parts: list, shade: float | None, radius: int = 100,
                      size: int = 240) -> np.ndarray:
     """A disc of four quadrant parts, each drawn over a copy of itself at `shade` of its
