@@ -212,7 +212,7 @@ def _judge(d: _Decided) -> Analysis:
     flags = list(d.flags)
     if not d.is_noise and not d.is_static and qc.facing(
             window_mod.head_rows(d.small, d.masks, d.alignment, d.scale, d.height), d.body,
-            d.rest, d.fps):
+            d.rest, d.fps, qc.cut(d.masks)):
         flags.append("FACING")
     lap("facing")
     smear = qc.smear(d.small, d.masks, d.key) if not d.is_noise else 0.0

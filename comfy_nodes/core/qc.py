@@ -184,13 +184,17 @@ def static(feat: Features, rest: int) -> tuple[bool, float]:
 
 
 def cropped(masks: np.ndarray, frames: list[int]) -> bool:
-    for t in frames:
-        m = masks[t]
-        h, w = m.shape
-        edges = ((m[0].sum(), w), (m[-1].sum(), w), (m[:, 0].sum(), h), (m[:, -1].sum(), h))
-        if any(count > max(1, EDGE_SHARE * length) for count, length in edges):
-            return True
-    return False
+    """Whether the character is cut by the frame's edge in any of `frames` (see CROPPED)."""
+    return bool(cut(masks)[frames].any())
+
+
+def cut(masks: np.ndarray) -> np.ndarray:
+    """(N,) bool: the frames of coarse masks (N, h, w) whose character touches the frame's
+    edge (more than EDGE_SHARE of an edge's length in its outermost row or column)."""
+    h, w = masks.shape[1:]
+    edges = ((masks[:, 0], w), (masks[:, -1], w), (masks[:, :, 0], h), (masks[:, :, -1], h))
+    return np.logical_or.reduce([(edge > 0).sum(1) > max(1, EDGE_SHARE * length)
+                                 for edge, length in edges])
 
 
 SHIFT_CHUNK = 64  # frames compared at once
@@ -277,10 +281,14 @@ def _turn_margins(u: np.ndarray, side: int, rest: int, fps: float) -> np.ndarray
     return margin
 
 
-def facing(head: np.ndarray, body: np.ndarray, rest: int, fps: float) -> bool:
+def facing(head: np.ndarray, body: np.ndarray, rest: int, fps: float,
+           cut_frames: np.ndarray | None = None) -> bool:
     """Whether the character turns to face the other way and stays turned (see FACING).
     head: every frame's head and shoulders (window.head_rows, HEAD_SIDE px wide); body:
-    the whole character (window.features' vectors, FEATURE_SIDE px wide).
+    the whole character (window.features' vectors, FEATURE_SIDE px wide); cut_frames
+    (N,) bool: the frames whose character the frame's edge cuts (`cut`), left out of the
+    run: a part out of the frame moves the rest on the canvas (an independent trial's spear
+    attack, its arm out of the frame for 15 frames, sat nearer its mirror image there).
 
     The head tells which way the character faces where a strike carries the arms across;
     the whole body tells it where the head's rows hold something else (a wolf's raised
@@ -296,7 +304,10 @@ def facing(head: np.ndarray, body: np.ndarray, rest: int, fps: float) -> bool:
     body_margin = _turn_margins(body, FEATURE_SIDE, rest, fps)
     margin = head_margin if body_margin is None else (head_margin + body_margin) / 2
     need = max(max(3, round(TURN_SECONDS * fps)), int(np.ceil(TURN_SHARE * len(head))))
-    return turned_run(margin[rest + 1:], round(BRIDGE_SECONDS * fps)) >= need
+    judged = margin[rest + 1:]
+    if cut_frames is not None:
+        judged = judged[~cut_frames[rest + 1:]]
+    return turned_run(judged, round(BRIDGE_SECONDS * fps)) >= need
 
 
 def turned_run(margin: np.ndarray, bridge: int) -> int:

@@ -242,6 +242,26 @@ def test_a_walk_that_opens_still_and_turns_is_facing(seed, turn_at):
     assert not qc.facing(head, body, 0, 24.0)
 
 
+def test_frames_cut_by_the_edge_are_not_judged_facing():
+    """The same turned walk, but every frame from the turn on cut by the frame's edge (a
+    part out of the frame moves the rest on the canvas, and an attack whose arm left the
+    frame sat nearer its mirror image): not FACING, as those frames cannot be compared
+    with the unturned ones; cut only before the turn, it still is. `cut` reads the masks'
+    outermost rows and columns."""
+    head = _walk_that_opens_still(window.HEAD_SIDE, 24, 7, 56)
+    body = _walk_that_opens_still(window.FEATURE_SIDE, 48, 8, 56)
+    cut = np.arange(96) >= 56
+    assert qc.facing(head, body, 0, 24.0)
+    assert not qc.facing(head, body, 0, 24.0, cut)
+    assert qc.facing(head, body, 0, 24.0, ~cut)
+    masks = np.zeros((4, 20, 30), np.uint8)
+    masks[:, 5:15, 10:20] = 1
+    masks[1, 8:12, 20:] = 1  # a spear out at the right
+    masks[2, 19, 12:14] = 1  # a foot on the bottom edge
+    masks[3, 0, 15] = 1  # a single pixel: within EDGE_SHARE's one-pixel slack
+    assert qc.cut(masks).tolist() == [False, True, True, False]
+
+
 def test_noise_clip():
     """Pure noise is NOISE and still yields a sheet of the recipe's frame count."""
     from comfy_nodes.core import video
