@@ -10,6 +10,8 @@ A drawn character (tests/synth.py) is filmed the way an image-to-video model ren
   (a cyclorama, as generated footage often draws), whose horizon moves with the camera;
 - motion blur (sub-frame renders averaged over half a frame), ghosting (a share of the
   previous frame blended in), a turn that lasts, letterbox bars;
+- optionally the first frame as the user's flat canvas (the key's pure hue, #00FF00),
+  the screen settling to the model's own over a few frames, bars drawn from frame 1 on;
 - art styles: flat, shaded (rim-darkened, lit from the upper left, textured), outlined
   (a dark ink line), strands (hair strands and a needle-thin blade under 2 px);
 - H.264 yuv420p at a chosen CRF, optionally with variable frame timing.
@@ -76,6 +78,10 @@ class Spec:
     ghost_clean: bool = False  # ... of the clean previous frame, not the ghosted one
     turn_at: int | None = None  # from this frame on the character faces the other way
     letterbox: int = 0  # rows of black bar at the top and at the bottom
+    # Frame 0's backdrop is the flat canvas the user composited the portrait on (the key's
+    # pure hue), settling to the model's (`key`, gradient, vignette) over this many frames;
+    # with it, letterbox bars appear from frame 1 on.
+    canvas_frames: int = 0
     drift: tuple[float, float] = (0.0, 0.0)
     zoom: float = 0.0
     vfr: bool = False  # frame times jitter (a variable-frame-rate file)
@@ -314,6 +320,10 @@ def film(spec: Spec) -> np.ndarray:
         bg = shadowed * flick
         if spec.floor:
             bg = bg * _floor(spec, i)[..., None]
+        if i < spec.canvas_frames:
+            canvas = np.where(np.arange(3) == int(np.argmax(spec.key)), 255.0, 0.0)
+            k = i / spec.canvas_frames
+            bg = (1 - k) * canvas.astype(np.float32) + k * bg
         rgb = bg.copy()
         if rgba[..., 3].any():
             sl = _box(rgba[..., 3], pad)
@@ -325,7 +335,7 @@ def film(spec: Spec) -> np.ndarray:
             rgb = rgb * (1 - spec.ghost) + prev * spec.ghost
         prev = clean if spec.ghost_clean else rgb
         rgb += np.roll(bank[i % 3], tuple(rng.integers(0, (h, w))), axis=(0, 1))
-        if spec.letterbox:
+        if spec.letterbox and not (spec.canvas_frames and i == 0):
             lb = spec.letterbox
             rgb[:lb] = 14 + bank[0, :lb] * (1.5 / max(spec.noise, 0.1))
             rgb[-lb:] = 14 + bank[1, -lb:] * (1.5 / max(spec.noise, 0.1))
@@ -469,6 +479,12 @@ CASES: dict[str, Spec] = {
     # trial's cycloramas scored IoU 0.07-0.56) until a floor's rows got their own plate.
     "walk_cyclorama_floor": Spec(palette="ranger", style="shaded", floor=0.38, horizon=0.72,
                                  drift=(0.4, -0.3), seed=81),
+    # Frame 0 the flat canvas (0, 255, 0), the screen settling to the model's over four
+    # frames, bars from frame 1 on (an independent trial made its clips so): keyed against
+    # the clip's plate, the settling frames' whole backdrop was character (a hurt's sheet
+    # CROPPED at IoU 0.81), and bars missing from frame 0 went uncut (NOISE, IoU 0.06).
+    "hurt_canvas_opening_bars": Spec(action="hurt", period=0.6, canvas_frames=4,
+                                     letterbox=40, seed=91),
 }
 
 # The QC flags each case must raise (and no other).
