@@ -57,6 +57,12 @@ FLOOR_STEP = 0.12
 # a cell of green (IoU 0.08), and frame 0's "colours" added to the portrait's.
 FRAME_SHIFT = 0.5
 SHIFT_SAMPLE = 4
+# ... and only where the frame's colour is still a key's: its key channel exceeding the
+# other two by this share of the key's own excess (the canvas (0, 254, 0) 1.5, the model's
+# (27, 205, 41) 1). A close-up whose coat fills most of the ring would otherwise take the
+# coat for that frame's backdrop and key the character out (a review's clip: the mask of a
+# red coat filling 72 % of the frame came out the 28 % of backdrop).
+SHIFT_KEY_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -201,19 +207,20 @@ def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) ->
     lifted = small if floor is None else small / floor[idx][..., None, None]
     plate, noise = _plate(lifted, key, key_chroma, tol)
     threshold = float(np.clip(4.0 * noise + 8.0, 14.0, 60.0))
-    shift = _frame_shift(frames, factor, sides, plate, floor, threshold)
+    shift = _frame_shift(frames, factor, sides, plate, floor, threshold, key)
     return KeyModel(key.astype(np.float32), plate, noise, threshold, backdrop_share, floor,
                     shift)
 
 
 def _frame_shift(frames: np.ndarray, factor: int, sides: tuple[np.ndarray, np.ndarray],
-                 plate: np.ndarray, floor: np.ndarray | None, threshold: float
-                 ) -> np.ndarray | None:
+                 plate: np.ndarray, floor: np.ndarray | None, threshold: float,
+                 key: np.ndarray) -> np.ndarray | None:
     """(N, 3) each frame's backdrop colour less the plate's, seen on the top and side rings
     of the frames (N, H, W, 3) at the model's size (sides: _sides' of them), where it lies
     FRAME_SHIFT of the threshold off the plate in colour; 0 elsewhere; None where no frame
     does. A ring's pixels the frame's median offset does not explain within the threshold
-    (the character at the edge) are left out; under half of them left: 0. Every
+    (the character at the edge) are left out; under half of them left, or a colour no
+    longer a key's (SHIFT_KEY_SHARE of the key colour `key`'s own excess): 0. Every
     SHIFT_SAMPLE-th pixel of the rings is read (a frame's colour, not its detail)."""
     left, right = sides
     sh, ring = left.shape[1:3]
@@ -234,8 +241,14 @@ def _frame_shift(frames: np.ndarray, factor: int, sides: tuple[np.ndarray, np.nd
     offset = nanmedian(np.where(fits[..., None], diff, np.nan), axis=1)
     counted = fits.sum(1)[:, None]
     mean_behind = (behind * fits[..., None]).sum(1) / np.maximum(counted, 1)
-    moved = colour_distance(mean_behind + np.nan_to_num(offset), mean_behind)
-    own = (fits.mean(1) >= 0.5) & (moved > FRAME_SHIFT * threshold)
+    seen_colour = mean_behind + np.nan_to_num(offset)
+    moved = colour_distance(seen_colour, mean_behind)
+    c = int(np.argmax(key))
+    others = [i for i in range(3) if i != c]
+    def excess(x: np.ndarray) -> np.ndarray:  # the key channel over the larger other
+        return x[..., c] - np.maximum(x[..., others[0]], x[..., others[1]])
+    keyish = excess(seen_colour) >= SHIFT_KEY_SHARE * float(excess(key))
+    own = (fits.mean(1) >= 0.5) & (moved > FRAME_SHIFT * threshold) & keyish
     shift = np.where(own[:, None], np.nan_to_num(offset), 0.0).astype(np.float32)
     return shift if shift.any() else None
 

@@ -156,3 +156,22 @@ def test_a_backdrop_that_only_flickers_keeps_one_plate(gain):
     frames = np.clip(frames, 0, 255).astype(np.uint8)
     frames[:, 60:200, 150:230] = (150, 60, 40)
     assert backdrop.estimate_key(frames).shift is None
+
+
+@pytest.mark.parametrize("coat", [(150, 60, 40), (40, 150, 150), (60, 60, 64)])
+def test_a_close_up_whose_coat_fills_the_ring_keeps_the_clips_plate(coat):
+    """Three frames of a close-up: a red, a teal or a grey coat fills the frame but for a
+    patch of the screen at the bottom, so most of the ring is the coat. The coat is no key
+    colour (SHIFT_KEY_SHARE), so those frames keep the clip's plate and the coat stays
+    character (taken for the frame's backdrop, the mask was the patch of screen)."""
+    frames = _cyclorama(12, 0.0, 0.7, 0.0)
+    frames[:, 60:200, 150:230] = (150, 60, 40)
+    for t in (5, 6, 7):
+        frames[t] = coat
+        frames[t, 150:, 60:320] = (45, 150, 66)
+    key = backdrop.estimate_key(frames)
+    assert key.shift is None or not key.shift[5:8].any(), key.shift
+    masks = backdrop.coarse_masks(backdrop.shrink(frames, backdrop.model_factor(H, W)), key)
+    f = H // masks.shape[1]
+    assert masks[5:8, :100 // f].mean() > 0.95  # the coat, above the patch
+    assert masks[5:8, 170 // f:, 80 // f:300 // f].mean() < 0.05  # the screen's patch
