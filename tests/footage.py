@@ -312,6 +312,8 @@ def film(spec: Spec) -> np.ndarray:
     bank = rng.standard_normal((3, h, w, 3), np.float32) * spec.noise
     prev = None
     pad = int(spec.wrap_px * 2) + 4
+    # The flat canvas of frame 0 (canvas_frames): the key's pure hue, #00FF00 on green.
+    canvas = np.where(np.arange(3) == int(np.argmax(spec.key)), 255.0, 0.0).astype(np.float32)
     for i in range(n):
         rgba = _render(spec, char, 0 if spec.static else i)
         if moving and spec.shadow:
@@ -321,9 +323,8 @@ def film(spec: Spec) -> np.ndarray:
         if spec.floor:
             bg = bg * _floor(spec, i)[..., None]
         if i < spec.canvas_frames:
-            canvas = np.where(np.arange(3) == int(np.argmax(spec.key)), 255.0, 0.0)
             k = i / spec.canvas_frames
-            bg = (1 - k) * canvas.astype(np.float32) + k * bg
+            bg = (1 - k) * canvas + k * bg
         rgb = bg.copy()
         if rgba[..., 3].any():
             sl = _box(rgba[..., 3], pad)

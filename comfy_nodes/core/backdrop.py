@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .channels import max_abs, norm2, spread, total
+from .channels import key_excess, max_abs, norm2, spread, total
 from .quantiles import median, nanmedian, nanpercentile, percentile
 
 # The plate already models gradients and vignetting, so only soft shadows remain: darker
@@ -80,8 +80,9 @@ class KeyModel:
     shift: np.ndarray | None = None
 
     @property
-    def frames(self) -> int | None:
-        """How many frames' own plates the model holds (use `at(t)`'s); None: one for all."""
+    def frame_plates(self) -> int | None:
+        """How many frames the model holds a plate of their own for (use `at(t)`'s); None:
+        one plate for all."""
         for per_frame in (self.floor, self.shift):
             if per_frame is not None:
                 return len(per_frame)
@@ -105,7 +106,7 @@ class KeyModel:
     def at(self, t: int) -> KeyModel:
         """The model of frame t: its plate darkened where frame t shows a floor, and in its
         own backdrop colour where it has one (this model itself where no frame does)."""
-        if self.frames is None:
+        if self.frame_plates is None:
             return self
         plate = self.plate
         if self.floor is not None:
@@ -244,10 +245,7 @@ def _frame_shift(frames: np.ndarray, factor: int, sides: tuple[np.ndarray, np.nd
     seen_colour = mean_behind + np.nan_to_num(offset)
     moved = colour_distance(seen_colour, mean_behind)
     c = int(np.argmax(key))
-    others = [i for i in range(3) if i != c]
-    def excess(x: np.ndarray) -> np.ndarray:  # the key channel over the larger other
-        return x[..., c] - np.maximum(x[..., others[0]], x[..., others[1]])
-    keyish = excess(seen_colour) >= SHIFT_KEY_SHARE * float(excess(key))
+    keyish = key_excess(seen_colour, c) >= SHIFT_KEY_SHARE * float(key_excess(key, c))
     own = (fits.mean(1) >= 0.5) & (moved > FRAME_SHIFT * threshold) & keyish
     shift = np.where(own[:, None], np.nan_to_num(offset), 0.0).astype(np.float32)
     return shift if shift.any() else None

@@ -59,3 +59,10 @@ def spread(first: int, last: int, count: int) -> np.ndarray:
     if count <= last - first + 1:  # steps of at least 1: no two round to one index
         return steps
     return np.array(sorted(set(steps.tolist())))
+
+
+def key_excess(x: np.ndarray, key_channel: int) -> np.ndarray:
+    """(...) how far the key channel (0, 1, 2 for R, G, B) of colours x (..., 3) exceeds the
+    larger of the other two: the backdrop's hue in a colour, spill or the part's own."""
+    o = [i for i in range(3) if i != key_channel]
+    return x[..., key_channel] - np.maximum(x[..., o[0]], x[..., o[1]])

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .blur import normalized_blur
-from .channels import dot, norm2
+from .channels import dot, key_excess, norm2
 from .quantiles import median
 
 LUMA = np.array([0.299, 0.587, 0.114], np.float32)
@@ -801,13 +801,6 @@ def least_alpha(P: np.ndarray, B: np.ndarray) -> np.ndarray:
     d = P - B
     room = np.where(d > 0, 255.0 - B, B)
     return np.clip((np.abs(d) / np.maximum(room, 1.0)).max(1), 0.0, 1.0)
-
-
-def key_excess(X: np.ndarray, key_channel: int) -> np.ndarray:
-    """(M,) how far the key channel (0, 1, 2 for R, G, B) of colours X (M, 3) exceeds the
-    larger of the other two: the backdrop's hue in a colour, spill or the part's own."""
-    o = [i for i in range(3) if i != key_channel]
-    return X[:, key_channel] - np.maximum(X[:, o[0]], X[:, o[1]])
 
 
 # A thin part's centre line is read as a portrait colour from its luma only where the

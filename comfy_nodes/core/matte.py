@@ -126,8 +126,8 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
     silhouette.moving_region): there a part may be blurred, translucent in the sprite.
     """
     fh, fw = frame.shape[:2]
-    if key.frames is not None:  # a floor's rows, a frame's own backdrop colour
-        if key.frames != 1:
+    if key.frame_plates is not None:  # a floor's rows, a frame's own backdrop colour
+        if key.frame_plates != 1:
             raise ValueError("matte.refine needs the frame's own key: KeyModel.at(t)")
         key = key.at(0)
     if box is not None:

@@ -139,6 +139,7 @@ class _Decided:
     height: float  # the character's height in full-resolution pixels
     rest: int  # the rest pose (the end of a still opening)
     fps: float
+    cut: np.ndarray  # (N,) bool: frames whose character the frame's edge cuts (qc.cut)
 
 
 def _decide(clip: Clip, recipe: Recipe) -> _Decided:
@@ -195,11 +196,12 @@ def _decide(clip: Clip, recipe: Recipe) -> _Decided:
     is_static, motion = qc.static(feat, rest)
     if is_static and not is_noise:
         flags.append("STATIC")
-    if not is_noise and qc.cropped(masks, win.indices):
+    cut = qc.cut(masks)  # CROPPED's frames, and those FACING leaves out
+    if not is_noise and cut[win.indices].any():
         flags.append("CROPPED")
     lap("qc")
     return _Decided(key, scale, small, masks, measures, alignment, win, crop, flags, motion,
-                    is_noise, is_static, lap, feat.vectors, height, rest, clip.fps)
+                    is_noise, is_static, lap, feat.vectors, height, rest, clip.fps, cut)
 
 
 JUDGED = ("facing", "smear")  # _judge's own laps
@@ -212,7 +214,7 @@ def _judge(d: _Decided) -> Analysis:
     flags = list(d.flags)
     if not d.is_noise and not d.is_static and qc.facing(
             window_mod.head_rows(d.small, d.masks, d.alignment, d.scale, d.height), d.body,
-            d.rest, d.fps, qc.cut(d.masks)):
+            d.rest, d.fps, d.cut):
         flags.append("FACING")
     lap("facing")
     smear = qc.smear(d.small, d.masks, d.key) if not d.is_noise else 0.0

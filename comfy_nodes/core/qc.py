@@ -183,14 +183,10 @@ def static(feat: Features, rest: int) -> tuple[bool, float]:
     return motion < STATIC_BELOW, motion
 
 
-def cropped(masks: np.ndarray, frames: list[int]) -> bool:
-    """Whether the character is cut by the frame's edge in any of `frames` (see CROPPED)."""
-    return bool(cut(masks)[frames].any())
-
-
 def cut(masks: np.ndarray) -> np.ndarray:
     """(N,) bool: the frames of coarse masks (N, h, w) whose character touches the frame's
-    edge (more than EDGE_SHARE of an edge's length in its outermost row or column)."""
+    edge (more than EDGE_SHARE of an edge's length in its outermost row or column): CROPPED
+    where any frame of the sheet's window is."""
     h, w = masks.shape[1:]
     edges = ((masks[:, 0], w), (masks[:, -1], w), (masks[:, :, 0], h), (masks[:, :, -1], h))
     return np.logical_or.reduce([(edge > 0).sum(1) > max(1, EDGE_SHARE * length)

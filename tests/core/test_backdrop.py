@@ -109,14 +109,14 @@ def test_a_row_no_side_shows_is_read_as_its_neighbours():
 CANVAS = np.array([0, 255, 0], np.float32)  # the user's flat canvas: the first frame's
 
 
-def _settling(n: int, settle: int, ramp_to: np.ndarray = WALL) -> np.ndarray:
+def _settling(n: int, settle: int) -> np.ndarray:
     """n frames (N, H, W, 3) uint8 of a red box on a backdrop that is the flat CANVAS in
-    frame 0 and reaches the model's own green (`ramp_to`, with a gradient and noise) by
-    frame `settle` (0: from the start), as an image-to-video model re-renders the canvas."""
+    frame 0 and reaches the model's own green (WALL, with a gradient and noise) by frame
+    `settle`, as an image-to-video model re-renders the canvas."""
     frames = _cyclorama(n, 0.0, 0.7, 0.0).astype(np.float32)
     for t in range(min(settle, n)):
         k = t / settle
-        frames[t] = (1 - k) * CANVAS + k * frames[t] * (ramp_to / WALL)
+        frames[t] = (1 - k) * CANVAS + k * frames[t]
     frames[:, 60:200, 150:230] = (150, 60, 40)
     return np.clip(frames + 0.5, 0, 255).astype(np.uint8)
 
