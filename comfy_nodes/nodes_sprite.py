@@ -10,10 +10,11 @@ from pathlib import Path
 import numpy as np
 from comfy_api.latest import io, ui
 
-from .core import backdrop, despill, drawn, export, matte, pipeline, silhouette
+from .core import backdrop, drawn, export, matte, pipeline, silhouette
 from .core.export import texturepacker
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
+from .core.reference import Reference, portrait_reference
 from .core.video import Clip
 from .nodes_greenscreen import portrait_from_image
 from .schema import PACK, PREFIX, raise_for_user, schema, speaks_as
@@ -54,14 +55,14 @@ def _portrait_inputs():
     ]
 
 
-def _reference(node: str, portrait, portrait_mask) -> despill.Reference | None:
+def _reference(node: str, portrait, portrait_mask) -> Reference | None:
     """What the portrait tells the despill, or None without a portrait."""
     if portrait is None:
         if portrait_mask is not None:
             raise_for_user(node, "portrait_mask is connected but portrait is not: connect "
                                  "Load Image's IMAGE to portrait too.")
         return None
-    return despill.portrait_reference(portrait_from_image(node, portrait, portrait_mask,
+    return portrait_reference(portrait_from_image(node, portrait, portrait_mask,
                                                         "portrait_mask"))
 
 

@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from comfy_nodes.core import despill, export, pipeline
+from comfy_nodes.core import export, pipeline
 from comfy_nodes.core.export import DEFAULT_FORMATS, Format, ImageFormat, Written
 from comfy_nodes.core.greenscreen import load_portrait
 from comfy_nodes.core.recipes import Recipe
+from comfy_nodes.core.reference import Reference, portrait_reference
 from comfy_nodes.core.sheet import Sheet
 from comfy_nodes.core.video import decode
 from driver.outputs import back_up
@@ -30,10 +31,10 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str, backup_root: Path,
                               back_up=lambda paths: back_up(paths, backup_root))
 
 
-def load_reference(path: Path | None) -> despill.Reference | None:
+def load_reference(path: Path | None) -> Reference | None:
     """What the portrait tells the despill: colours of the character no backdrop has
     spilled on, and its outline's."""
-    return None if path is None else despill.portrait_reference(load_portrait(path))
+    return None if path is None else portrait_reference(load_portrait(path))
 
 
 def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: str,

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from comfy_nodes.core.reference import portrait_reference
+
 MIN_IOU = 0.95
 MAX_HOLES = 0.02
 EDGE_EXCESS = (-8.0, 6.0)
@@ -97,7 +99,7 @@ def evaluate(name: str, fx, cell_height: int = 300) -> Report:
     """Run fixture fx (tests.footage.Footage) as `driver process --portrait` does."""
     import time
 
-    from comfy_nodes.core import despill, pipeline, video
+    from comfy_nodes.core import pipeline, video
     from comfy_nodes.core.export import texturepacker
     from comfy_nodes.core.recipes import DEFAULT_RECIPES
 
@@ -105,7 +107,7 @@ def evaluate(name: str, fx, cell_height: int = 300) -> Report:
     t0 = time.perf_counter()
     clip = video.decode(fx.path, keep=pipeline.full_frames(recipe))
     res = pipeline.process_clip(clip, fx.action, recipe, cell_height=cell_height,
-                                reference=despill.portrait_reference(fx.portrait))
+                                reference=portrait_reference(fx.portrait))
     seconds = time.perf_counter() - t0
     meta = texturepacker.document(res, f"{fx.action}.webp")  # the JSON a user gets
     cw, ch = meta["meta"]["cell"]["w"], meta["meta"]["cell"]["h"]

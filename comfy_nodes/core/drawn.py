@@ -19,8 +19,12 @@ import numpy as np
 
 from . import despill, silhouette
 from .backdrop import KeyModel
+from .candidates import WORN_DISTANCE
 from .channels import norm2
-from .matte import CHROMA_SMEAR, SEE_THROUGH_SHARE, WORN_DISTANCE, clamp_box, wrap_depth
+from .edgezone import CHROMA_SMEAR, wrap_depth
+from .matte import clamp_box
+from .reference import PALETTE_SAMPLES, Reference, palette
+from .seethrough import SEE_THROUGH_SHARE
 
 # A colour over this share of the interior beyond the spill's reach, where the next frame
 # has the same colour, WORN_DISTANCE from every known colour, is one the model drew.
@@ -183,9 +187,9 @@ def _saturation(f: np.ndarray, q: np.ndarray, w: np.ndarray) -> float:
     return float((w[:, None] * (f - luma) * chroma).sum() / spread)
 
 
-def drawn_reference(reference: despill.Reference, frames: np.ndarray, small: np.ndarray,
+def drawn_reference(reference: Reference, frames: np.ndarray, small: np.ndarray,
                     masks: np.ndarray, key: KeyModel,
-                    box: tuple[int, int, int, int] | None = None) -> despill.Reference:
+                    box: tuple[int, int, int, int] | None = None) -> Reference:
     """The portrait's reference with the colours the model drew the character in that the
     portrait lacks: those of the first frame (frames (N, H, W, 3) at full resolution, N >=
     1; box: where the character is in it, as matte.refine's) and those the clip's drift to
@@ -212,8 +216,8 @@ def _interior_colours(p: np.ndarray, nxt: np.ndarray, inside: np.ndarray,
     px = p[inside & still]
     if len(px) < MIN_PIXELS:
         return np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
-    pal = despill.palette(px)
-    _, which = despill.closest(px[:: max(1, len(px) // despill.PALETTE_SAMPLES)], pal)
+    pal = palette(px)
+    _, which = despill.closest(px[:: max(1, len(px) // PALETTE_SAMPLES)], pal)
     return pal, (np.bincount(which, minlength=len(pal)) / len(which)).astype(np.float32)
 
 

@@ -6,7 +6,7 @@ of the two: something light was drawn there. When such pixels run along most of 
 silhouette's edge, the frame is outlined; its rim's alpha is then read against the interior
 colour only, the outline's pixels go transparent, and (with the portrait) a pixel that is
 part, outline and backdrop blurred together keeps the part's share. The dark ink outline
-that a sprite keeps is the portrait's (despill.outline_colour); core/matte.py favours it.
+that a sprite keeps is the portrait's (reference.outline_colour); core/matte.py favours it.
 """
 
 from __future__ import annotations

@@ -21,10 +21,11 @@ import cv2
 import numpy as np
 
 from . import align as align_mod
-from . import backdrop, despill, drawn, matte, qc, silhouette
+from . import backdrop, drawn, matte, qc, silhouette
 from . import window as window_mod
 from .quantiles import median, nanmedian
 from .recipes import Recipe
+from .reference import Reference
 from .sheet import AlignmentInfo, Cell, ClipWindow, KeyColour, LoopGrade, QCFlag, Sheet
 from .video import Clip, ClipError
 
@@ -232,10 +233,10 @@ def analyse(clip: Clip, recipe: Recipe) -> Analysis:
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
                  cell_height: int = 300, max_width: int = 8000,
-                 reference: despill.Reference | None = None) -> Sheet:
+                 reference: Reference | None = None) -> Sheet:
     """The clip as a typed Sheet; exporters (core.export) render its files.
 
-    reference: what the character's portrait tells the despill (despill.portrait_reference):
+    reference: what the character's portrait tells the despill (portrait_reference):
     its unspilled colours, which light wrap is un-mixed against, and its outline's colour."""
     d = _decide(clip, recipe)
     lap = d.lap

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from comfy_nodes.core import backdrop, despill, drawn
+from comfy_nodes.core.reference import Reference, portrait_reference
 
 # Six colours 60+ levels apart, none near 0 or 255 (a tint would clip them).
 PORTRAIT = np.array([[200, 60, 50], [70, 140, 60], [205, 175, 140], [60, 45, 35],
@@ -156,13 +157,13 @@ def test_a_reference_in_another_light_maps_every_colour_it_has():
     """Reference.tinted maps the palette, the ink outline and the see-through parts' colours,
     and keeps an absent outline absent."""
     tint = drawn.Tint((0.9, 1.0, 1.1), 0.9)
-    ref = despill.Reference(PORTRAIT, outline=np.array([30, 30, 40], np.float32),
-                            translucent=PORTRAIT[:1])
+    ref = Reference(PORTRAIT, outline=np.array([30, 30, 40], np.float32),
+                    translucent=PORTRAIT[:1])
     got = ref.tinted(tint)
     assert np.array_equal(got.palette, tint(PORTRAIT))
     assert got.outline is not None and np.array_equal(got.outline, tint(ref.outline))
     assert np.array_equal(got.translucent, tint(PORTRAIT[:1]))
-    assert despill.Reference(PORTRAIT).tinted(tint).outline is None
+    assert Reference(PORTRAIT).tinted(tint).outline is None
 
 
 def test_a_character_drawn_cooler_than_its_portrait_is_matched_in_that_light():
@@ -182,7 +183,7 @@ def test_a_character_drawn_cooler_than_its_portrait_is_matched_in_that_light():
 
     for i, c in enumerate(PORTRAIT):
         portrait[10 + 45 * i:55 + 45 * i, 50:250] = (*np.round(c).astype(int).tolist(), 255)
-    ref = despill.portrait_reference(portrait)
+    ref = portrait_reference(portrait)
     cooler, lifted = drawn.Tint((0.9, 1.0, 1.1), 0.85), drawn.Tint((0.96,) * 3, 0.95, 0.15)
     for light in (cooler, lifted, None):
         frames = clip(light)

@@ -8,7 +8,24 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from comfy_nodes.core import backdrop, despill, drawn, matte, outline, silhouette
+from comfy_nodes.core import (
+    backdrop,
+    candidates,
+    coverage,
+    despill,
+    drawn,
+    edgezone,
+    matte,
+    outline,
+    silhouette,
+    solve,
+)
+from comfy_nodes.core.reference import (
+    Reference,
+    portrait_palette,
+    portrait_reference,
+    see_through_colours,
+)
 
 from .conftest import fixture
 
@@ -107,7 +124,7 @@ _colour = st.tuples(*[st.integers(0, 255)] * 3).map(lambda c: np.array(c, np.flo
 
 
 @settings(max_examples=500, deadline=None)
-@given(a=st.floats(0.0, 1.0), w=st.floats(0.0, matte.WRAP_AT_RIM))
+@given(a=st.floats(0.0, 1.0), w=st.floats(0.0, edgezone.WRAP_AT_RIM))
 def test_a_rim_pixels_coverage_splits_the_two_wraps_error(a, w):
     """A rim pixel of coverage a under a wrap w reads t = a(1-w) where the wrap mixes the
     covered part with the backdrop, t = a(1-wa) where it is weighted by the coverage too:
@@ -115,11 +132,11 @@ def test_a_rim_pixels_coverage_splits_the_two_wraps_error(a, w):
     inversions (dividing by 1-w alone is off by the whole gap on the second), and with no
     wrap it is t itself."""
     for t in (a * (1 - w), a * (1 - w * a)):
-        got = float(matte._rim_coverage(np.float32([t]), np.float32([w]))[0])
+        got = float(coverage.rim_coverage(np.float32([t]), np.float32([w]))[0])
         lerped = t / (1 - w)
         weighted = 2 * t / (1 + np.sqrt(max(0.0, 1 - 4 * w * t)))
         assert abs(got - a) <= 0.5 * abs(lerped - weighted) + 1e-5
-    assert matte._rim_coverage(np.float32([a]), np.float32([0.0]))[0] == pytest.approx(a)
+    assert coverage.rim_coverage(np.float32([a]), np.float32([0.0]))[0] == pytest.approx(a)
 
 
 @settings(max_examples=200, deadline=None)
@@ -422,11 +439,11 @@ def test_a_blurred_part_is_translucent_where_the_silhouette_moved():
 
 def test_with_the_portrait_a_narrow_blur_is_translucent_where_nothing_moved():
     """Within the wrap's reach, a portrait colour mixed 50/50 with the backdrop carries more
-    backdrop than the wrap can put there (matte._blurred_parts in the zone): with the
+    backdrop than the wrap can put there (edgezone.blurred_parts in the zone): with the
     portrait it is translucent in the portrait's red even where nothing moved. A red
     part's own colour at the same place stays opaque (the bar itself)."""
     frame, key, band, _ = _blurred_bar()
-    out = matte.refine(frame, key, reference=despill.Reference(RED[None]))
+    out = matte.refine(frame, key, reference=Reference(RED[None]))
     alpha = out[..., 3][band].astype(np.float32) / 255
     assert abs(float(np.median(alpha)) - 0.5) < 0.1, np.median(alpha)
     assert np.abs(out[..., :3][band].astype(np.float32) - RED).max(1).mean() < 20
@@ -449,13 +466,13 @@ def test_a_part_blurred_all_through_is_translucent_with_the_portrait(moved):
         moving = np.zeros((448, 448), bool)
         moving[90:350, 240:300] = True
     reference = RED[None]
-    out = matte.refine(frame, key, reference=despill.Reference(reference), moving=moving)
+    out = matte.refine(frame, key, reference=Reference(reference), moving=moving)
     alpha = out[..., 3][deep].astype(np.float32) / 255
     assert abs(float(np.median(alpha)) - 0.5) < 0.1, np.median(alpha)
     assert np.abs(out[..., :3][deep].astype(np.float32) - RED).max(1).mean() < 20
     olive = frame[200, 270].astype(np.float32)
     for kept in (matte.refine(frame, key, moving=moving),
-                 matte.refine(frame, key, reference=despill.Reference(np.stack([RED, olive])),
+                 matte.refine(frame, key, reference=Reference(np.stack([RED, olive])),
                               moving=None)):
         assert kept[..., 3][deep].min() == 255
 
@@ -464,7 +481,7 @@ def test_a_wide_blur_of_a_colour_the_portrait_lacks_is_unmixed_against_it():
     """A hit-flash tints the character a colour its portrait lacks; a part in that tint,
     blurred wider than the wrap (a 40 px band, 50 % tint and backdrop), where the
     silhouette moved: near the band's outer edge its nearby "interior" is the blur's own
-    mix, and the frame's palette holds the tint (matte._worn_colours). The outer pixels
+    mix, and the frame's palette holds the tint (candidates.worn_colours). The outer pixels
     come out translucent in the tint, not opaque in the mix; so does the band's depth,
     beyond the wrap's reach (taken for opaque mix unless the frame's worn colours count
     there too: a white swordswoman's flash-tinted head blurred in a knock-back came out as
@@ -474,7 +491,7 @@ def test_a_wide_blur_of_a_colour_the_portrait_lacks_is_unmixed_against_it():
                            ((slice(100, 340), slice(250, 290)), 0.5 * tint + 0.5 * GREEN)])
     moving = np.zeros((448, 448), bool)
     moving[90:350, 240:300] = True
-    skin = despill.Reference(np.array([[240, 190, 160], [60, 60, 90]], np.float32))
+    skin = Reference(np.array([[240, 190, 160], [60, 60, 90]], np.float32))
     out = matte.refine(frame, key, reference=skin, moving=moving)
     outer = np.zeros((448, 448), bool)
     outer[130:310, 282:286] = True  # within the wrap (8 px) of the band's edge, off the 4 px rim
@@ -491,7 +508,7 @@ def test_a_blurred_trail_with_no_opaque_part_is_translucent_past_its_rim():
     55 % over the backdrop, no opaque part in it. Just past its rim the wrap's cap would
     take those pixels for opaque red under a strong wrap (the column one rim-width in on
     either side came out 1.0); nothing opaque lies near for a wrap to fade into
-    (matte.RAMP_SHARE), so every column reads within 0.15 of 55 % (the rim's and the
+    (coverage.RAMP_SHARE), so every column reads within 0.15 of 55 % (the rim's and the
     ring's with the moving rim's wrap divided out, 0.66). An opaque bar elsewhere in the
     frame stays opaque."""
     trail = 0.55 * RED + 0.45 * GREEN
@@ -499,7 +516,7 @@ def test_a_blurred_trail_with_no_opaque_part_is_translucent_past_its_rim():
                            ((slice(100, 340), slice(200, 214)), trail)])
     moving = np.zeros((448, 448), bool)
     moving[90:350, 90:230] = True
-    out = matte.refine(frame, key, reference=despill.Reference(RED[None]), moving=moving)
+    out = matte.refine(frame, key, reference=Reference(RED[None]), moving=moving)
     alpha = out[130:310, 200:214, 3].astype(np.float32).mean(0) / 255
     assert float(np.abs(alpha - 0.55).max()) < 0.15, alpha
     assert out[130:310, 100:180, 3].min() == 255
@@ -513,7 +530,7 @@ def test_a_blur_swept_away_from_the_body_has_the_frames_wrap_divided_out(bar_wra
     reads 48 %, under the half the sheet keeps). No opaque ring lies near it, so the wrap
     it carries is judged from the frame's: where the body's rim carries a wrap (25 %
     fading inward over 8 px all round) every column of the fan's depth reads near its
-    60 % (0.48 before matte._blurred_coverage), and where the body's rim carries none,
+    60 % (0.48 before coverage.blurred_coverage), and where the body's rim carries none,
     the fan's middle reads its bare 48 %, whatever share of the frame's second ring the
     fan's own makes (a short body: the fan's shallow ring, counted as a 35 % wrap, had
     made the frame's 0.2 and the whole fan 0.57)."""
@@ -529,7 +546,7 @@ def test_a_blur_swept_away_from_the_body_has_the_frames_wrap_divided_out(bar_wra
     frame, key = _painted(blocks)
     moving = np.zeros((448, 448), bool)
     moving[90:350, 230:290] = True
-    out = matte.refine(frame, key, reference=despill.Reference(RED[None]), moving=moving)
+    out = matte.refine(frame, key, reference=Reference(RED[None]), moving=moving)
     fan = np.median(out[130:310, 244:276, 3], axis=0) / 255  # each column, off the rims
     if bar_wrap:
         assert float(fan.min()) >= 0.53 and float(fan.max()) <= 0.65, fan
@@ -549,7 +566,7 @@ def test_an_opaque_part_under_a_strong_wrap_stays_opaque_where_it_moved():
     frame, key = _painted(blocks)
     moving = np.zeros((448, 448), bool)
     moving[90:350, 140:270] = True
-    out = matte.refine(frame, key, reference=despill.Reference(RED[None]), moving=moving)
+    out = matte.refine(frame, key, reference=Reference(RED[None]), moving=moving)
     assert out[130:310, 150:248, 3].min() == 255, out[130:310, 240:250, 3].min(0)
 
 
@@ -560,7 +577,7 @@ def test_a_linear_blur_ramp_is_unmixed_to_its_part(moved, width):
     blur's ramp), with the portrait's red and skin: alpha follows the ramp in every
     column and the colour stays red. k-means puts several frame-palette centres along
     such a ramp; none of them may count as a colour the character wears
-    (matte._worn_colours), or the ramp is kept as its mixes (measured so: alpha off by
+    (candidates.worn_colours), or the ramp is kept as its mixes (measured so: alpha off by
     0.30-0.36, colour by 50-57 levels). Nor may a centre at 60-90 % red be kept as a
     colour because the frame's palette holds whole parts (despill.UNBLUR_PALETTE_SHARE):
     it lies 20+ levels off every shade of the portrait's colours, a blur of one (measured
@@ -575,7 +592,7 @@ def test_a_linear_blur_ramp_is_unmixed_to_its_part(moved, width):
         moving = np.zeros((448, 448), bool)
         moving[90:350, 240:260 + width] = True
     skin = np.array([240, 190, 160], np.float32)
-    out = matte.refine(frame, key, reference=despill.Reference(np.stack([RED, skin])),
+    out = matte.refine(frame, key, reference=Reference(np.stack([RED, skin])),
                        moving=moving)
     band = out[130:310, 250:250 + width]
     alpha = band[..., 3].astype(np.float32).mean(0) / 255
@@ -602,8 +619,8 @@ def test_a_portrait_colour_shaded_or_lit_is_no_blurred_part(colours, i, k):
     ref = np.stack(colours)
     c = k * ref[i]
     assume(c.max() <= 255)
-    found = matte._blurred_parts(c[None].astype(np.float32), GREEN[None],
-                                 np.zeros(1, np.float32), ref, 2.0)
+    found = edgezone.blurred_parts(c[None].astype(np.float32), GREEN[None],
+                                   np.zeros(1, np.float32), ref, 2.0)
     assert not found[0]
 
 
@@ -642,9 +659,9 @@ def test_the_boundary_of_a_part_and_a_green_one_is_not_a_blur():
                            ((rows, slice(200, 220)), 0.5 * skin + 0.5 * shirt)])
     band = np.zeros((448, 448), bool)
     band[120:320, 204:216] = True
-    both = matte.refine(frame, key, reference=despill.Reference(np.stack([skin, shirt])))
+    both = matte.refine(frame, key, reference=Reference(np.stack([skin, shirt])))
     assert both[..., 3][band].min() == 255
-    skin_only = matte.refine(frame, key, reference=despill.Reference(skin[None]))
+    skin_only = matte.refine(frame, key, reference=Reference(skin[None]))
     assert np.median(skin_only[..., 3][band]) < 200
 
 
@@ -717,7 +734,7 @@ def test_a_shirt_of_the_backdrops_green_is_kept_with_the_portrait():
     plain = matte.refine(frame, key)
     assert (plain[..., 3][inside] < 128).mean() > 0.5  # the threshold alone loses it
     ref = np.array([shirt, [200, 150, 110], [30, 90, 80]], np.float32)
-    kept = matte.refine(frame, key, reference=despill.Reference(ref))
+    kept = matte.refine(frame, key, reference=Reference(ref))
     assert (kept[..., 3][inside] >= 128).all(), kept[..., 3][inside].min()
     assert (kept[..., 3][:40] == 0).all() and (kept[..., 3][:, :40] == 0).all()
 
@@ -736,7 +753,7 @@ def test_a_lit_part_of_the_backdrops_blue_is_kept_with_the_portrait():
     inside = np.zeros((200, 200), bool)
     inside[66:134, 66:134] = True
     ref = np.array([own, [219, 170, 140], [25, 23, 24]], np.float32)
-    kept = matte.refine(frame, key, reference=despill.Reference(ref))
+    kept = matte.refine(frame, key, reference=Reference(ref))
     assert (kept[..., 3][inside] >= 128).all(), (kept[..., 3][inside] < 128).mean()
     assert (kept[..., 3][:40] == 0).all() and (kept[..., 3][:, :40] == 0).all()
 
@@ -755,7 +772,7 @@ def test_a_tinted_patch_of_backdrop_is_no_lit_part():
                          size=240, seed=3)
     assert backdrop.colour_distance(tint[None, None], key.plate[:1, :1])[0, 0] < key.threshold
     ref = np.array([own, [219, 170, 140], [25, 23, 24]], np.float32)
-    alpha = matte.refine(frame, key, reference=despill.Reference(ref))[..., 3]
+    alpha = matte.refine(frame, key, reference=Reference(ref))[..., 3]
     assert (alpha[20:100, 20:100] == 0).all(), (alpha[20:100, 20:100] >= 128).mean()
     assert (alpha[146:214, 146:214] >= 128).all()
 
@@ -791,7 +808,7 @@ def test_a_gap_narrower_than_a_colour_block_is_backdrop(tmp_path):
                                 key.plate_at(448, 448)[120:320, 211:213])
     assert gap.min() > key.threshold  # what the key alone sees there: character
     reference = np.array([leg, skin], np.float32)  # the belt is judged by its colour
-    out = matte.refine(frames[0], key, reference=despill.Reference(reference))
+    out = matte.refine(frames[0], key, reference=Reference(reference))
     assert out[120:320, 211:213, 3].max() == 0
     assert out[110:330, 150:211, 3].min() >= 128 and out[110:330, 213:274, 3].min() >= 128
     assert out[64:86, 200:202, 3].min() >= 128
@@ -847,275 +864,12 @@ def test_a_portrait_of_few_colours_despills(colours):
     for i, c in enumerate(colours):
         portrait[:, i * 120 // len(colours):(i + 1) * 120 // len(colours), :3] = c
     portrait[..., :3] = np.clip(portrait[..., :3] + rng.normal(0, 3, (120, 120, 3)), 0, 255)
-    reference = despill.portrait_palette(portrait)
+    reference = portrait_palette(portrait)
     assert len(reference) == 8 and not despill._between_others(reference).any()
     frame, key = _bar_with_blur(6)
-    out = matte.refine(frame, key, reference=despill.Reference(reference),
+    out = matte.refine(frame, key, reference=Reference(reference),
                        moving=np.ones((448, 448), bool))
     assert out[150:300, 160:240, 3].min() == 255
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)),
-                min_size=1, max_size=12, unique=True),
-       st.lists(st.floats(0.02, 1.0), min_size=12, max_size=12))
-def test_every_colour_of_a_portraits_parts_is_in_its_palette(colours, weights):
-    """A portrait of up to 12 flat parts, the smallest 2 % of it (a spear's shaft beside a
-    shirt: k-means' 8 centres merged it into the shirt, and its wrap mix was read as red):
-    every part's colour lies within MISSED_DISTANCE of a palette colour."""
-    shares = np.array(weights[:len(colours)]) / sum(weights[:len(colours)])
-    shares = np.maximum(shares, 0.02)
-    counts = np.round(shares / shares.sum() * 10000).astype(int)
-    px = np.repeat(np.array(colours, np.uint8), counts, axis=0)
-    side = int(np.ceil(np.sqrt(len(px))))
-    portrait = np.zeros((side * side, 4), np.uint8)
-    portrait[:len(px), :3], portrait[:len(px), 3] = px, 255
-    palette = despill.portrait_palette(portrait.reshape(side, side, 4))
-    assert len(palette) <= despill.PORTRAIT_PALETTE_MAX
-    dist = despill.nearest(np.array(colours, np.float32)[counts / counts.sum() >= 0.015],
-                           palette)
-    assert dist.max() <= despill.MISSED_DISTANCE, dist
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)),
-                min_size=9, max_size=12, unique=True),
-       st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11)), min_size=4, max_size=6))
-def test_a_portraits_rare_boundary_colours_stay_out_of_its_palette(colours, pairs):
-    """Every colour the palette adds to k-means' centres covers MISSED_COLOUR_SHARE of
-    the portrait (within MISSED_DISTANCE / 2), however many rare colours it has:
-    antialiased boundaries between parts (each a third of a percent, together over
-    MISSED_SHARE) are no part's colour. A spearman's shaft drawn over his trousers left
-    a 1 px mauve line, 0.3 % of the portrait, taken for a colour: his blurred shaft on a
-    blue screen then read as that mauve, opaque (edge +9.2; +3.9 without it)."""
-    big = np.array(colours, np.float32)
-    small = np.array([(big[i % len(big)] + big[j % len(big)]) / 2 for i, j in pairs
-                      if i % len(big) != j % len(big)], np.float32).round()
-    assume(len(small))
-    px = np.concatenate([np.repeat(big, 300, axis=0), np.repeat(small, 12, axis=0)])
-    portrait = np.zeros((len(px), 1, 4), np.uint8)
-    portrait[:, 0, :3], portrait[:, 0, 3] = px, 255
-    palette = despill.portrait_palette(portrait)
-    for c in palette[despill.PALETTE_SIZE:]:
-        near = np.abs(px - c).max(1) <= despill.MISSED_DISTANCE / 2
-        assert near.sum() >= despill.MISSED_COLOUR_SHARE * len(px), (c, near.sum())
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(_colour, min_size=1, max_size=8),
-       st.lists(st.tuples(st.integers(0, 7), st.integers(-24, 24), st.integers(-24, 24),
-                          st.integers(-24, 24)), min_size=1, max_size=200))
-@example([np.array([100, 100, 100], np.float32), np.array([10, 10, 10], np.float32)],
-         # 3 pixels 3 bins apart each way (the reach's ends) against 2 in one bin
-         [(0, 0, 0, 0), (0, 12, 12, 12), (0, -12, -12, -12), (1, 0, 0, 0), (1, 0, 0, 0)])
-def test_the_densest_colour_is_the_one_with_most_pixels_near(centres, offsets):
-    """despill._densest counts each bin's neighbourhood from a summed-volume table; it
-    returns as many pixels as the most any pixel's bin has within reach, counted one by
-    one, and they all lie within reach of one bin."""
-    px = np.clip(np.array([centres[i % len(centres)] + (dr, dg, db)
-                           for i, dr, dg, db in offsets], np.float32), 0, 255)
-    got = despill._densest(px, despill.MISSED_DISTANCE / 2)
-    bins = (px // 4).astype(int)
-    w = int(despill.MISSED_DISTANCE / 2 // 4)
-    most = max(int((np.abs(bins - b).max(1) <= w).sum()) for b in bins)
-    assert len(got) == most
-    got_bins = (got // 4).astype(int)
-    assert (got_bins.max(0) - got_bins.min(0)).max() <= 2 * w
-
-
-def test_a_ghosts_portrait_still_gives_a_palette():
-    """A character drawn translucent all over (alpha 200 everywhere) has no opaque pixel: its
-    palette comes from its mostly opaque ones, not an empty reference (which would quietly
-    despill without the portrait)."""
-    ghost = np.zeros((40, 40, 4), np.uint8)
-    ghost[..., :3] = (180, 200, 230)
-    ghost[8:32, 8:32, 3] = 200
-    reference = despill.portrait_palette(ghost)
-    assert len(reference) and np.abs(reference - (180, 200, 230)).max() < 1
-
-
-def _portrait(parts: list, ink: tuple | None) -> np.ndarray:
-    """A disc of four quadrant parts, antialiased, with an optional 2-px ink line round it."""
-    rgba = np.zeros((240, 240, 4), np.uint8)
-    for i, colour in enumerate(parts):
-        cv2.ellipse(rgba, (120, 120), (100, 100), 0, 90 * i, 90 * (i + 1),
-                    (*colour, 255), -1, lineType=cv2.LINE_AA)
-    if ink is not None:
-        cv2.circle(rgba, (120, 120), 100, (*ink, 255), 2, lineType=cv2.LINE_AA)
-    return rgba
-
-
-_rgb = st.tuples(*[st.integers(0, 255)] * 3)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.lists(_rgb, min_size=4, max_size=4), _rgb)
-def test_an_outline_is_found_on_outlined_art_only(parts, ink):
-    """The portrait's outline: its outermost opaque ring's colour when most of the ring is
-    one colour that does not run on inward (an ink line), else None (a character's ring is
-    its parts' colours)."""
-    far = all(np.abs(np.subtract(p, q)).max() > 40
-              for i, p in enumerate(parts) for q in parts[i + 1:])
-    # A line: at most one part is of the ink's colour (else the colour runs on inward).
-    assume(sum(np.abs(np.subtract(p, ink)).max() <= 40 for p in parts) <= 1)
-    found = despill.outline_colour(_portrait(parts, ink))
-    assert found is not None and np.abs(found - ink).max() <= 4
-    if far:  # four distinct parts: no colour covers half the ring
-        assert despill.outline_colour(_portrait(parts, None)) is None
-
-
-def test_no_outline_on_a_one_colour_character_or_a_cloak():
-    """A colour that covers most of the ring but runs on inward is no line: a one-colour
-    character, and a dark cloak round three quarters of one, have no outline."""
-    blob = _portrait([(200, 50, 50)] * 4, None)
-    cloak = _portrait([(30, 30, 35)] * 3 + [(236, 190, 150)], None)
-    assert despill.outline_colour(blob) is None
-    assert despill.outline_colour(cloak) is None
-    assert despill.outline_colour(_portrait([(30, 30, 35)] * 3 + [(236, 190, 150)],
-                                            (240, 240, 240))) is not None
-
-
-def _thin_outlined(parts: list, ink: tuple) -> np.ndarray:
-    """_portrait's disc with a 1-px ink line, drawn at 4x and shrunk (premultiplied, by area):
-    the line's outer half partly transparent, as an antialiased thin outline is."""
-    big = np.zeros((960, 960, 4), np.float32)
-    for i, colour in enumerate(parts):
-        cv2.ellipse(big, (480, 480), (400, 400), 0, 90 * i, 90 * (i + 1), (*colour, 255), -1)
-    cv2.circle(big, (480, 480), 398, (*ink, 255), 4)
-    big[..., :3] *= big[..., 3:] / 255
-    small = cv2.resize(big, (240, 240), interpolation=cv2.INTER_AREA)
-    small[..., :3] /= np.maximum(small[..., 3:], 1e-3) / 255
-    return np.clip(small + 0.5, 0, 255).astype(np.uint8)
-
-
-@pytest.mark.parametrize("ink", [(20, 16, 22), (60, 40, 30), (10, 20, 60)])
-def test_a_thin_dark_outline_is_found(ink):
-    """A dark line a pixel wide round the disc, antialiased: the outermost opaque ring is
-    about half line, half the parts inside; it is still read as the outline (THIN_INK_DARK:
-    1 px black outlines read as none, and a red part's colour took their rims). Dark parts
-    round half the disc are still no outline."""
-    parts = [(200, 50, 50), (235, 225, 210), (70, 200, 90), (70, 90, 230)]
-    found = despill.outline_colour(_thin_outlined(parts, ink))
-    assert found is not None and np.abs(found - ink).max() <= 8, found
-    half_dark = _portrait([ink, ink, (236, 190, 150), (70, 90, 230)], None)
-    assert despill.outline_colour(half_dark) is None
-
-
-def _shaded_portrait(parts: list, shade: float | None, radius: int = 100,
-                     size: int = 240) -> np.ndarray:
-    """A disc of four quadrant parts, each drawn over a copy of itself at `shade` of its
-    brightness grown by 2 px (an outline in a dark shade of each part), or without one;
-    a dark-brown part in the middle (a dark colour of the palette, as hair is)."""
-    rgba = np.zeros((size, size, 4), np.uint8)
-    centre = (size // 2, size // 2)
-    for i, colour in enumerate(parts):
-        if shade is not None:
-            dark = tuple(int(shade * v) for v in colour)
-            cv2.ellipse(rgba, centre, (radius, radius), 0, 90 * i, 90 * (i + 1),
-                        (*dark, 255), -1, lineType=cv2.LINE_AA)
-        cv2.ellipse(rgba, centre, (radius - 2, radius - 2) if shade is not None else
-                    (radius, radius), 0, 90 * i, 90 * (i + 1), (*colour, 255), -1,
-                    lineType=cv2.LINE_AA)
-    cv2.circle(rgba, centre, radius // 5, (91, 46, 30, 255), -1, lineType=cv2.LINE_AA)
-    return rgba
-
-
-# Four parts of distinct colours (a red, a green, a blue and a pale one, each moved by up
-# to 20 levels a channel): their shades stay over RING_SPREAD apart down to 0.25, so the
-# ring is no one colour (which would be an outline of that colour).
-_BASES = ((230, 70, 70), (70, 200, 90), (70, 90, 230), (235, 225, 210))
-_parts = st.tuples(*[st.tuples(*[st.integers(max(0, v - 20), min(255, v + 20)) for v in b])
-                     for b in _BASES])
-
-
-@settings(max_examples=25, deadline=None)
-@given(_parts, st.floats(0.25, 0.5))
-def test_a_shaded_outline_is_found_with_its_shade(parts, shade):
-    """Art outlined in a dark shade of each part's own colour (no one ink colour): the
-    portrait's reference holds that shade (within 0.03), and no one-colour outline;
-    the same parts without the outline have no shade."""
-    parts = list(parts)
-    ref = despill.portrait_reference(_shaded_portrait(parts, shade))
-    assert ref.outline is None
-    assert ref.ink_shade is not None and abs(ref.ink_shade - shade) <= 0.03, ref.ink_shade
-    assert despill.shaded_outline(_shaded_portrait(parts, None)) is None
-
-
-def test_a_shaded_outline_is_judged_where_parts_tell_and_yields_to_one_ink():
-    """The shade is read only where at least half the ring has a part bright enough inside
-    to tell (three near-black quarters and one red quarter, each outlined at 0.3 of its
-    colour: the red quarter alone fits, but it is a quarter of the ring); and dark-grey ink
-    round pale-grey parts, which is also 0.2 times them, is a one-colour outline, so the
-    portrait's reference holds that colour and no shade."""
-    dark = [(40, 30, 30), (30, 40, 30), (30, 30, 45), (230, 70, 70)]
-    assert despill.shaded_outline(_shaded_portrait(dark, 0.3)) is None
-    pale = [(200, 200, 200), (180, 180, 190), (220, 210, 200), (190, 200, 210)]
-    inked = _portrait(pale, (40, 40, 40))
-    assert despill.shaded_outline(inked) is not None  # it fits, taken alone
-    ref = despill.portrait_reference(inked)
-    assert ref.outline is not None and ref.ink_shade is None
-    with pytest.raises(ValueError):
-        despill.Reference(ref.palette, ref.outline, 0.2)
-
-
-def test_a_shaded_outline_keeps_its_colour_under_light_wrap(tmp_path):
-    """A character outlined in a dark shade of each part (0.29 of it), on green with light
-    wrap (30 % fading over ~3 px), through H.264 4:2:0: the edge's green excess stays
-    within -8...+6 of the truth's. Read with a single ink colour or none, 4:2:0 smears
-    the parts' and the backdrop's chroma into the 2 px line, and the palette's dark brown
-    fits it better than the line's own shade of skin or red: -12.4 (trial 20's girl and
-    chibi drawn so: -10.8 and -9.6)."""
-    from comfy_nodes.core import video
-    from tests import scores
-
-    portrait = _shaded_portrait([(231, 187, 158), (190, 55, 70), (240, 180, 60),
-                                 (234, 224, 210)], 0.29, radius=70, size=200)
-    h = w = 256
-    back = np.empty((h, w, 3), np.float32)
-    back[:] = (0, 177, 64)
-    back *= np.linspace(0.95, 1.05, w, dtype=np.float32)[None, :, None]
-    fg = np.zeros((h, w, 3), np.float32)
-    a = np.zeros((h, w), np.float32)
-    fg[28:228, 28:228] = portrait[..., :3]
-    a[28:228, 28:228] = portrait[..., 3] / 255.0
-    wrap = 0.3 * np.clip(2 * (1 - cv2.GaussianBlur(a, (0, 0), 1.5)), 0, 1) * (a > 0)
-    lit = fg * (1 - wrap[..., None]) + back * wrap[..., None]
-    frame = lit * a[..., None] + back * (1 - a[..., None])
-    rng = np.random.default_rng(0)
-    frames = np.stack([np.clip(frame + rng.normal(0, 1.5, frame.shape), 0, 255)
-                       .astype(np.uint8) for _ in range(6)])
-    video.encode(frames, tmp_path / "clip.mp4", crf=20)
-    decoded = video.decode(tmp_path / "clip.mp4").frames
-    key = backdrop.estimate_key(decoded)
-    ref = despill.portrait_reference(portrait)
-    assert ref.ink_shade is not None
-    got = matte.refine(decoded[3], key, reference=ref)
-    truth = np.dstack([fg, a * 255]).astype(np.uint8)
-    s = scores.score(got, truth, truth[..., 3], 1)
-    assert -8 <= s.edge_excess <= 6 and s.iou >= 0.95, s
-
-
-def test_no_outline_from_dark_strands_down_one_side():
-    """Long dark hair hanging down one side fills most of an unoutlined character's ring
-    (every strand is all ring) but goes round little of it: no outline. Drawn with an ink
-    line of the hair's colour all round, the same character has one."""
-    hair = (18, 18, 22)
-    parts = [(40, 150, 160), (35, 53, 150), (219, 170, 140), (199, 199, 199)]
-
-    def with_strands(ink: tuple | None) -> np.ndarray:
-        rgba = _portrait(parts, ink)
-        for x in range(176, 236, 6):  # strands 2 px wide from the disc's right side
-            cv2.line(rgba, (x, 70), (x + 3, 236), (*hair, 255), 2)
-        return rgba
-
-    strands = with_strands(None)
-    solid = strands[..., 3] >= 250
-    ring = solid & (cv2.dilate((~solid).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
-    dark = (np.abs(strands[..., :3][ring].astype(int) - hair).max(1) <= 20).mean()
-    assert dark >= despill.RING_SHARE  # the ring test alone would take the hair for ink
-    assert despill.outline_colour(strands) is None
-    found = despill.outline_colour(with_strands(hair))
-    assert found is not None and np.abs(found - hair).max() <= 4
 
 
 def test_two_mix_tells_a_colour_from_one_on_its_line():
@@ -1145,7 +899,7 @@ def test_a_part_coloured_like_the_light_outline_keeps_its_blurred_end():
     key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
     moving = np.zeros((448, 448), bool)
     moving[200:250, 340:380] = True
-    out = matte.refine(frame, key, reference=despill.Reference(np.stack([red, white])),
+    out = matte.refine(frame, key, reference=Reference(np.stack([red, white])),
                        moving=moving)
     end = out[214:236, 361:367, 3]
     assert 100 <= np.median(end) <= 156 and end.min() >= 64, end
@@ -1169,7 +923,7 @@ def test_a_part_thinner_than_the_wraps_reach_is_despilled(width, tmp_path):
                      green) + np.random.default_rng(3).normal(0, 2, (448, 448, 3))
     frames = _through_h264(np.clip(frame, 0, 255).astype(np.uint8), tmp_path)
     key = backdrop.estimate_key(frames)
-    out = matte.refine(frames[0], key, reference=despill.Reference(np.array([red, grey])))
+    out = matte.refine(frames[0], key, reference=Reference(np.array([red, grey])))
     plume = out[60:140, 150:150 + width]
     assert (plume[..., 3] >= 128).all()
     px = plume[..., :3].reshape(-1, 3).astype(np.float32)
@@ -1335,16 +1089,16 @@ def test_edge_extension_takes_no_spilled_colour_with_the_portrait():
     smeared = cols < 4
     m = len(cols)
     P = np.where(smeared[:, None], 0.8 * spilled + 0.2 * blue, spilled)
-    edge = matte._Edge((slice(0, 5), slice(0, 9)), 2, mask, P.astype(np.float32),
-                       np.tile(blue, (m, 1)), np.where(smeared, 2.0, 5.0), cols < 2, smeared,
-                       np.zeros(m, bool), np.full(m, 0.3), np.zeros(m, bool))
+    edge = edgezone.Edge((slice(0, 5), slice(0, 9)), 2, mask, P.astype(np.float32),
+                         np.tile(blue, (m, 1)), np.where(smeared, 2.0, 5.0), cols < 2, smeared,
+                         np.zeros(m, bool), np.full(m, 0.3), np.zeros(m, bool))
     F = np.tile(yellow, (m, 1))
     Fp = np.tile(spilled, (m, 1))
     inner = ~smeared
     body = np.array([60, 40, 80], np.float32)
     for ref, taken in ((np.array([yellow, body]), False), (None, True),
                        (np.array([yellow, spilled + 10]), True)):
-        got, _ = matte._extend_inward(edge, F, Fp, edge.cap, inner, ref, 2)
+        got, _ = solve._extend_inward(edge, F, Fp, edge.cap, inner, ref, 2)
         assert np.allclose(got[smeared], spilled if taken else yellow, atol=0.5), (ref, got[0])
 
 
@@ -1381,7 +1135,7 @@ def test_a_deep_contact_shadow_is_backdrop_with_the_portrait(depth, tmp_path):
     plain = matte.refine(frame, key)
     assert (plain[..., 3][shadow] >= 128).mean() > 0.5  # the key alone keeps it
     ref = np.array([[150, 60, 50], boots], np.float32)
-    rgba = matte.refine(frame, key, reference=despill.Reference(ref))
+    rgba = matte.refine(frame, key, reference=Reference(ref))
     assert (rgba[..., 3][shadow] < 128).all(), (rgba[..., 3][shadow] >= 128).sum()
     inner = cv2.erode(body.astype(np.uint8), np.ones((5, 5))).astype(bool)
     assert (rgba[..., 3][inner] == 255).all()
@@ -1395,7 +1149,7 @@ def test_dark_green_boots_the_colour_of_the_shadow_are_kept_with_the_portrait(tm
     frame = _through_h264(frame, tmp_path)[0]
     key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
     ref = np.array([[150, 60, 50], boots], np.float32)
-    rgba = matte.refine(frame, key, reference=despill.Reference(ref))
+    rgba = matte.refine(frame, key, reference=Reference(ref))
     boot = np.zeros_like(body)
     boot[128:147, 88:95] = boot[128:147, 105:112] = True
     assert (rgba[..., 3][boot] >= 128).all(), (rgba[..., 3][boot] < 128).sum()
@@ -1422,15 +1176,15 @@ def test_an_opaque_rim_under_a_wrap_fading_inward_is_opaque(w0, beyond, r):
 
 
 def _everywhere(values: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """matte.Nearby as if every pixel were near every other: the ring's mean."""
+    """coverage.Nearby as if every pixel were near every other: the ring's mean."""
     return np.full(len(values), values[ring].mean()), np.ones(len(values))
 
 
 def _rim_wrap(t: np.ndarray, dep: np.ndarray, r: int, light_outlined: bool = False,
               blurred: np.ndarray | None = None, moved: np.ndarray | None = None) -> np.ndarray:
     none = np.zeros(len(t), bool)
-    return matte._rim_wrap(t, dep, r, light_outlined, none if blurred is None else blurred,
-                           none if moved is None else moved, _everywhere)
+    return coverage._rim_wrap(t, dep, r, light_outlined, none if blurred is None else blurred,
+                              none if moved is None else moved, _everywhere)
 
 
 def test_no_rim_correction_without_rings_inside_or_on_a_light_outline():
@@ -1441,7 +1195,7 @@ def test_no_rim_correction_without_rings_inside_or_on_a_light_outline():
     assert (_rim_wrap(np.full(80, 0.7, np.float32), dep, 2, light_outlined=True) == 0).all()
     # A wrap deeper than WRAP_AT_RIM is not taken out beyond it.
     assert _rim_wrap(np.full(80, 0.3, np.float32), dep, 2).max() == (
-        pytest.approx(matte.WRAP_AT_RIM))
+        pytest.approx(edgezone.WRAP_AT_RIM))
     # Rings inside that are blurred parts (more backdrop than the wrap allows) tell no wrap.
     assert (_rim_wrap(np.full(80, 0.3, np.float32), dep, 2,
                       blurred=np.ones(80, bool)) == 0).all()
@@ -1457,9 +1211,9 @@ def test_where_the_silhouette_moved_the_rim_is_divided_by_less_wrap(seen, r, mov
     t = np.where(dep <= r, 0.4, 1.0 - seen).astype(np.float32)
     moved = (np.arange(len(t)) % 40) < 40 * moved_share
     wrap = _rim_wrap(t, dep, r, moved=moved)
-    still = min(seen, matte.WRAP_AT_RIM)
+    still = min(seen, edgezone.WRAP_AT_RIM)
     assert np.allclose(wrap[~moved], still, atol=1e-5)
-    assert np.allclose(wrap[moved], min(still, matte.MOVING_RIM_WRAP), atol=1e-5)
+    assert np.allclose(wrap[moved], min(still, coverage.MOVING_RIM_WRAP), atol=1e-5)
 
 
 def test_the_rim_of_a_blurred_part_is_not_divided_by_the_wrap_of_the_body():
@@ -1479,7 +1233,7 @@ def test_the_rim_of_a_blurred_part_is_not_divided_by_the_wrap_of_the_body():
     key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
     moving = np.zeros((448, 448), bool)
     moving[90:350, 250:310] = True
-    out = matte.refine(frame, key, moving=moving, reference=despill.Reference(red[None]))
+    out = matte.refine(frame, key, moving=moving, reference=Reference(red[None]))
     alpha = out[..., 3].astype(np.float32) / 255
     rows = slice(120, 320)
     body_rim = np.concatenate([alpha[rows, 80:82], alpha[rows, 198:200]], 1)
@@ -1520,12 +1274,12 @@ def test_an_ink_outlines_inner_boundary_is_not_read_as_the_fill_half_covered(scr
     """A pale disc inside an ink line 1.5-2 px wide on a blue and a green screen: the ink
     and fill's antialiased boundary, under the wrap, is a three-way mix that the fill alone
     explained as half covered (35-50 % of the outer ring's ~750 pixels came out
-    transparent: a silhouette a pixel thin). Un-mixed with the ink (matte._ink_mix), under
+    transparent: a silhouette a pixel thin). Un-mixed with the ink (solve.ink_mix), under
     a quarter do, and nothing outside the disc turns opaque."""
     bone, ink = np.array([226, 222, 204], np.float32), np.array([24, 20, 28], np.float32)
     frame, alpha = _ink_outlined_disc(screen, bone, ink, line)
     key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
-    out = matte.refine(frame, key, reference=despill.Reference(np.array([bone, ink]), ink))
+    out = matte.refine(frame, key, reference=Reference(np.array([bone, ink]), ink))
     got, truth = out[..., 3] >= 128, alpha >= 0.5
     ring = truth & (cv2.erode(truth.astype(np.uint8), np.ones((3, 3), np.uint8)) == 0)
     assert (truth & ~got).sum() < 0.25 * ring.sum(), ((truth & ~got).sum(), ring.sum())
@@ -1568,8 +1322,8 @@ def test_a_soft_edge_wider_than_the_rim_widens_it_and_light_wrap_does_not():
     wrap (35 % at the edge, fading over 6 px) keeps the rim H.264 needs."""
     soft = _disc_edge(lambda d: np.clip((d + 3) / 6, 0, 1))
     wrapped = _disc_edge(lambda d: np.where(d > 0, 1 - 0.35 * np.clip(1 - d / 6, 0, 1), 0))
-    assert matte._soft_edge(*soft, 2, 8) > 2
-    assert matte._soft_edge(*wrapped, 2, 8) == 2
+    assert edgezone.soft_edge(*soft, 2, 8) > 2
+    assert edgezone.soft_edge(*wrapped, 2, 8) == 2
 
 
 @pytest.mark.parametrize("screen, shirt, glow", [
@@ -1595,7 +1349,7 @@ def test_a_glow_deep_in_the_silhouette_is_see_through_with_the_portrait(screen, 
     key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
     middle = (yy - 150) ** 2 + (xx - 300) ** 2 <= 40 ** 2
     middle[150:210, 200:300] = False
-    ref = despill.Reference(np.array([RED, shirt], np.float32))
+    ref = Reference(np.array([RED, shirt], np.float32))
     out = matte.refine(frame, key, reference=ref)
     alpha = out[..., 3][middle].astype(np.float32) / 255
     assert abs(float(np.median(alpha)) - 0.25) < 0.08, np.median(alpha)
@@ -1634,7 +1388,7 @@ def test_a_faint_flare_near_the_edge_is_see_through():
     key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
     moving = np.zeros((448, 448), bool)
     moving[80:400, 180:400] = True
-    ref = despill.Reference(np.array([purple, teal, (233, 233, 240)], np.float32))
+    ref = Reference(np.array([purple, teal, (233, 233, 240)], np.float32))
     out = matte.refine(frame, key, reference=ref, moving=moving)
     for ring in (faint, fuller):
         assert (out[..., 3][ring] < 128).all(), (out[..., 3][ring] >= 128).sum()
@@ -1647,7 +1401,7 @@ def test_a_faint_flare_near_the_edge_is_see_through():
 
 
 def _see_through(rgba: np.ndarray) -> bool:
-    return len(despill.see_through_colours(rgba)) > 0
+    return len(see_through_colours(rgba)) > 0
 
 
 def _figure(glass: bool) -> np.ndarray:
@@ -1703,7 +1457,7 @@ def test_the_opening_frame_names_the_colour_the_model_drew_a_part_in():
         fx = footage.footage(name)
         frames = fx.clip.frames
         key = backdrop.estimate_key(frames).sized(*frames.shape[1:3])
-        ref = despill.portrait_reference(fx.portrait).palette
+        ref = portrait_reference(fx.portrait).palette
         worn = drawn.opening_colours(frames[0], frames[1], key, ref)
         if not pushed:
             assert len(worn) == 0, worn
@@ -1730,11 +1484,11 @@ def test_a_portrait_with_see_through_parts_keeps_its_own_colours_alone():
     depth = cv2.distanceTransform((glass[..., 3] == 255).astype(np.uint8), cv2.DIST_L2, 5)
     y, x = np.unravel_index(int(np.argmax(depth)), depth.shape)  # the body's middle
     cv2.circle(glass, (int(x), int(y)), int(depth[y, x]) - 2, (200, 230, 255, 77), -1)
-    with_glass = despill.portrait_reference(glass)
+    with_glass = portrait_reference(glass)
     assert with_glass.see_through
     full = key.sized(h, w)
     assert drawn.drawn_reference(with_glass, frames, small, masks, full) is with_glass
-    plain = despill.portrait_reference(fx.portrait)
+    plain = portrait_reference(fx.portrait)
     grown = drawn.drawn_reference(plain, frames, small, masks, full)
     assert len(grown.palette) > len(plain.palette)
 
@@ -1744,10 +1498,10 @@ def test_see_through_colours_name_the_glass_not_a_shadow_or_a_feathered_edge():
     3 levels of it; the figure without it has none, nor with a drop shadow (black at 40 %)
     drawn under its feet, nor with its edge feathered wide (blurred, sigma 12 at 4x: alpha
     over 85 % across a wide band)."""
-    parts = despill.see_through_colours(_figure(glass=True))
+    parts = see_through_colours(_figure(glass=True))
     assert len(parts) == 1, parts
     assert np.abs(parts[0] - (200, 230, 255)).max() <= 3
-    assert despill.see_through_colours(_figure(glass=False)).shape == (0, 3)
+    assert see_through_colours(_figure(glass=False)).shape == (0, 3)
     shadow = np.zeros((110, 60, 4), np.uint8)
     shadow[:90] = _figure(glass=False)
     cv2.ellipse(shadow, (30, 95), (26, 8), 0, 0, 360, (0, 0, 0, 102), -1)
@@ -1786,7 +1540,7 @@ def test_a_part_the_portrait_draws_see_through_stays_see_through(screen):
     cv2.circle(portrait, (190, 120), 14, (250, 250, 250, 255), -1)
     cv2.rectangle(portrait, (10, 10), (60, 60), (*RED.astype(int).tolist(), 255), -1)
     cv2.rectangle(portrait, (20, 20), (50, 50), (*glass.astype(int).tolist(), 77), -1)
-    ref = despill.portrait_reference(portrait)
+    ref = portrait_reference(portrait)
     assert ref.see_through
     out = matte.refine(frame, key, reference=ref)
     inner = body & ~cv2.dilate(eye.astype(np.uint8), np.ones((9, 9))).astype(bool)
@@ -1797,7 +1551,7 @@ def test_a_part_the_portrait_draws_see_through_stays_see_through(screen):
     assert float(np.median(np.abs(out[..., :3][inner] - want).max(1))) < 20
     assert out[..., 3][eye].min() == 255
     assert out[..., 3][85:115, 325:375].min() == 255  # the block seen through the glass
-    opaque = matte.refine(frame, key, reference=despill.Reference(ref.palette))
+    opaque = matte.refine(frame, key, reference=Reference(ref.palette))
     assert opaque[..., 3][inner].min() == 255
 
 
@@ -1845,18 +1599,18 @@ def test_a_clamped_box_lies_in_the_frame_and_keeps_what_was_in_it(box, h, w):
     assert matte.clamp_box(None, h, w) == (0, 0, w, h)
 
 
-def _rim_edge(P: np.ndarray, B: np.ndarray, rim: np.ndarray) -> matte._Edge:
+def _rim_edge(P: np.ndarray, B: np.ndarray, rim: np.ndarray) -> edgezone.Edge:
     """An _Edge of M pixels (colours P, backdrop B) for the candidate steps alone."""
     m = len(P)
-    return matte._Edge(box=(slice(0, 1), slice(0, m)), r=2, mask=np.ones((1, m), bool),
-                       P=P, B=B, depth=np.ones(m, np.float32), rim=rim,
-                       smeared=np.zeros(m, bool), translucent=np.zeros(m, bool),
-                       cap=np.ones(m, np.float32), moved=np.zeros(m, bool))
+    return edgezone.Edge(box=(slice(0, 1), slice(0, m)), r=2, mask=np.ones((1, m), bool),
+                         P=P, B=B, depth=np.ones(m, np.float32), rim=rim,
+                         smeared=np.zeros(m, bool), translucent=np.zeros(m, bool),
+                         cap=np.ones(m, np.float32), moved=np.zeros(m, bool))
 
 
 @settings(max_examples=300, deadline=None)
 @given(f=_colour, b=_colour, t=st.floats(0.3, 1.0),
-       s=st.floats(matte.RIM_SHADE_MIN, 0.97))
+       s=st.floats(candidates.RIM_SHADE_MIN, 0.97))
 def test_a_rim_mix_of_a_darker_shade_gets_that_shade(f, b, t, s):
     """A rim pixel that is t of the part's colour at shade s (ambient occlusion at a
     shaded part's edge) and 1 - t of the backdrop gets s times the part's colour as a
@@ -1872,13 +1626,13 @@ def test_a_rim_mix_of_a_darker_shade_gets_that_shade(f, b, t, s):
     own = np.stack([f] * 4).astype(np.float32)
     local = own.copy()
     local[3] = np.nan
-    got = matte._rim_shade(_rim_edge(P, B, np.array([True, True, False, True])), own, local)
+    got = candidates.rim_shade(_rim_edge(P, B, np.array([True, True, False, True])), own, local)
     assert np.abs(got[0] - s * f).max() < 0.5
     assert np.array_equal(got[1:], B[1:])
 
 
 @settings(max_examples=300, deadline=None)
-@given(f=_colour, b=_colour, t=st.floats(0.3, 1.0), s=st.floats(0.03, matte.RIM_LIGHT_MAX))
+@given(f=_colour, b=_colour, t=st.floats(0.3, 1.0), s=st.floats(0.03, candidates.RIM_LIGHT_MAX))
 def test_a_rim_mix_of_a_lit_colour_gets_that_light(f, b, t, s):
     """A rim pixel that is t of the part's colour lightened toward white by s (a rim light
     behind the figure) and 1 - t of the backdrop gets that lit colour as a candidate, on
@@ -1896,7 +1650,7 @@ def test_a_rim_mix_of_a_lit_colour_gets_that_light(f, b, t, s):
     own = np.stack([f] * 4).astype(np.float32)
     local = own.copy()
     local[3] = np.nan
-    got = matte._rim_light(_rim_edge(P, B, np.array([True, True, False, True])), own, local)
+    got = candidates.rim_light(_rim_edge(P, B, np.array([True, True, False, True])), own, local)
     assert np.abs(got[0] - lit).max() < 0.5
     assert np.array_equal(got[1:], B[1:])
 
@@ -1990,7 +1744,7 @@ def test_a_rim_light_from_one_side_is_no_light_outline(tmp_path):
     key = backdrop.estimate_key(frames)
     portrait = np.zeros((240, 240, 4), np.uint8)
     portrait[disc > 0] = (*robe.astype(np.uint8), 255)
-    out = matte.refine(frames[0], key, reference=despill.portrait_reference(portrait))
+    out = matte.refine(frames[0], key, reference=portrait_reference(portrait))
     lit_rim = facing_left & (depth >= 1) & (depth <= 3)
     assert out[..., 3][lit_rim].mean() >= 0.8 * 255
 
@@ -2034,7 +1788,7 @@ def test_a_see_through_parts_rim_keeps_no_backdrop_colour(wrap, tmp_path):
     cv2.circle(portrait, (150, 150), 110, (*orange.astype(int).tolist(), 166), -1)
     cv2.circle(portrait, (190, 120), 14, (250, 250, 250, 255), -1)
     cv2.circle(portrait, (110, 200), 14, (128, 128, 128, 255), -1)
-    ref = despill.portrait_reference(portrait)
+    ref = portrait_reference(portrait)
     assert ref.see_through
     out = matte.refine(frames[0], key, reference=ref)
     # Opaque grey, whose mix with the screen lies on the jelly's luma line and between the

@@ -12,6 +12,7 @@ import torch
 from conftest import load_synth
 
 from comfy_nodes import nodes_greenscreen, nodes_preview, nodes_snap, nodes_sprite
+from comfy_nodes.core.reference import portrait_reference
 from comfy_nodes.tensors import image_to_uint8
 
 # ComfyUI's own tests/ package shadows ours here: the drawn characters come by file.
@@ -218,7 +219,7 @@ def test_sprite_sheet_and_matte_despill_with_the_portrait(output_dir):
     portrait IMAGE without its MASK is refused in one line naming the node."""
     import cv2
 
-    from comfy_nodes.core import despill, pipeline
+    from comfy_nodes.core import pipeline
     from comfy_nodes.core.recipes import DEFAULT_RECIPES
     from comfy_nodes.core.video import Clip
 
@@ -228,7 +229,7 @@ def test_sprite_sheet_and_matte_despill_with_the_portrait(output_dir):
     rgba[solid & (cv2.dilate((~solid).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0),
          :3] = (34, 28, 40)
     image = torch.from_numpy(rgba[..., :3].astype(np.float32) / 255)[None]
-    assert despill.portrait_reference(rgba).outline is not None
+    assert portrait_reference(rgba).outline is not None
     clip = _clip_tensor()
     out = nodes_sprite.SpriteSheet.execute(clip, "hero", "walk", 0, 0.0, 24.0, 120, 8000,
                                            portrait=image, portrait_mask=mask)
@@ -237,7 +238,7 @@ def test_sprite_sheet_and_matte_despill_with_the_portrait(output_dir):
     arr = image_to_uint8(clip)[..., :3]
     want = pipeline.process_clip(Clip(arr, 24.0), "walk", DEFAULT_RECIPES["walk"],
                                  character="hero", cell_height=120,
-                                 reference=despill.portrait_reference(rgba)).rgba
+                                 reference=portrait_reference(rgba)).rgba
     plain = pipeline.process_clip(Clip(arr, 24.0), "walk", DEFAULT_RECIPES["walk"],
                                   character="hero", cell_height=120).rgba
     assert np.array_equal(got, want) and not np.array_equal(want, plain)

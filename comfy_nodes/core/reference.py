@@ -1,0 +1,343 @@
+"""What the user's RGBA portrait tells the despill (a `Reference`): the character's unspilled
+colours (`portrait_palette`, k-means by `palette`), its ink outline's colour
+(`outline_colour`) or an outline drawn in a dark shade of each part (`shaded_outline`), and
+the colours of parts it draws see-through (`see_through_colours`). core/despill.py
+un-mixes against them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from .blur import normalized_blur
+from .channels import dot, norm2
+from .despill import closest
+from .quantiles import median
+
+PALETTE_SIZE = 8
+PALETTE_SAMPLES = 4000  # pixels a palette is fitted to: k-means time, not the image's size
+
+# Outlined art: a portrait whose silhouette's outer ring is mostly (this share, within this
+# many levels) one colour has an outline of that colour, which its frames keep. On the rim,
+# the outline costs this many levels less than the other candidates: a spilled ink line and
+# a dark-green part lie on nearly the same line from a green backdrop, and only this tells
+# them apart. Measured over the outlined fixtures and unseen clips (edge excess): ink on a
+# zombie +9.6 -> +4.7, on a knight with 6 px wrap -8.9 -> -6.9; a bonus of 2 to 12 moved
+# each monotonically by under 1.5, and no portrait without an outline has a ring above 0.34.
+RING_SHARE = 0.5
+RING_SPREAD = 20.0
+# ... and the colour goes round the silhouette: it holds at least half the ring in this
+# share of RING_SECTORS directions from the silhouette's centre. Dark hair of long strands
+# and dark boots fill much of an unoutlined character's ring (an independent trial's cel
+# runner: 0.60 of it) but in few directions (7 of 16, her face, shirt and trousers none);
+# its "ink" then explained her blue trousers' edge on a blue screen as ink over the
+# backdrop. Measured over 90 portraits: every outlined one 11-16 of 16, the unoutlined
+# ones whose ring passed RING_SHARE 6-7 of 16.
+RING_SECTORS = 16
+RING_ROUND = 0.6
+# A dark line (its brightest channel at most THIN_INK_DARK) a pixel or so wide, drawn
+# antialiased, leaves the outermost opaque ring half line and half the part inside (the
+# line's outer half is partly transparent): there a ring pixel counts as on the line
+# when it, or a pixel beside it one ring further in, is. An independent trial's cel
+# characters with 1 px black outlines: 0.52 of the ring, in 8 of 16 directions, read as
+# no outline, and their rims took a red cloth's colour (edge -10.9, -12.1). Over 299
+# portraits, 5 more are read as outlined (all drawn with a dark line); a pale knight whose
+# grey armour fills its ring would have been too, at any brightness.
+THIN_INK_DARK = 80.0
+OUTLINE_BONUS = 8.0
+
+
+def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = PALETTE_SAMPLES,
+            seed: int = 0) -> np.ndarray:
+    """(k', 3) float32 main colours of (M, 3) pixels (k-means), for the despill's colour
+    reference: a portrait's opaque pixels, or a frame's pixels the spill cannot reach."""
+    px = np.asarray(rgb, np.float32).reshape(-1, 3)
+    if len(px) == 0:
+        return np.zeros((0, 3), np.float32)
+    if len(px) > max_samples:
+        px = px[np.random.default_rng(seed).choice(len(px), max_samples, replace=False)]
+    k = min(k, len(px))
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    # Seeded by farthest points, not OpenCV's random seeding (its RNG is per thread, and
+    # cells are matted on a pool): the same frame always gets the same palette.
+    centres = [px.mean(0)]
+    d2 = norm2(px - centres[0])  # to the nearest centre so far
+    labels = np.zeros(len(px), np.int32)
+    for j in range(1, k):
+        centres.append(px[int(np.argmax(d2))])
+        dj = norm2(px - centres[-1])
+        labels[dj < d2] = j  # the nearest centre; a tie keeps the earlier one, as argmin
+        d2 = np.minimum(d2, dj)
+    cv2.setRNGSeed(seed)  # this thread's RNG refills a cluster that empties
+    _, _, found = cv2.kmeans(px, k, labels.reshape(-1, 1), crit, 1,
+                             cv2.KMEANS_USE_INITIAL_LABELS)
+    return np.asarray(found, np.float32)
+
+
+# k-means merges a small part of a colour of its own (a spear's brown shaft, 5 % of a
+# shaded soldier) into its larger neighbours: the shaft's wrap mix was then read as the
+# red shirt's. While this share of the portrait or more lies this far from every centre,
+# the colour most of those pixels lie near joins the palette (up to PORTRAIT_PALETTE_MAX
+# colours in all), if it covers MISSED_COLOUR_SHARE itself: rarer ones are antialiased
+# lines between parts, an eye. A spearman's 1 px mauve line where his shaft crossed his
+# trousers (0.3 %) was taken for a colour, and his blurred shaft on blue read as it,
+# opaque. Measured (trials 12-18, fixtures): the spearman +9.2 -> +3.9, a 16 fps run on
+# blue +7.8 -> +4.4, a blue robe on blue IoU 0.949 -> 0.953 (passes); a blue idle on
+# blue -5.7 -> -7.8 (bound -8) and a priest 0.983 -> 0.980 the most lost. At 1 % the
+# same gains and an ink barbarian's strands, but a denim run on blue fell 0.952 -> 0.948
+# and three edges went to -7.2..-7.8.
+MISSED_DISTANCE = 30.0
+MISSED_SHARE = 0.01
+MISSED_COLOUR_SHARE = 0.005
+PORTRAIT_PALETTE_MAX = 16
+
+
+def portrait_palette(rgba: np.ndarray, max_samples: int = PALETTE_SAMPLES) -> np.ndarray:
+    """The unspilled colour reference from the user's RGBA portrait: its opaque pixels, or
+    for a character drawn translucent all over (a ghost), its mostly opaque ones. Their
+    main colours (`palette`), and each colour k-means left out (`MISSED_DISTANCE`)."""
+    alpha = rgba[..., 3]
+    solid = alpha >= 250
+    if not solid.any():
+        solid = alpha >= 128
+    px = rgba[..., :3][solid].astype(np.float32)
+    if len(px) > max_samples:  # the same sample palette() takes
+        px = px[np.random.default_rng(0).choice(len(px), max_samples, replace=False)]
+    colours = palette(px)
+    while len(colours) < PORTRAIT_PALETTE_MAX:
+        missed = px[closest(px, colours)[0] > MISSED_DISTANCE]
+        if len(missed) < max(MISSED_SHARE * len(px), 1):
+            break
+        near = densest(missed, MISSED_DISTANCE / 2)
+        if len(near) < max(MISSED_COLOUR_SHARE * len(px), 1):
+            break  # colours missed, but none common: antialiased boundaries, an eye
+        colours = np.vstack([colours, median(near, 0).astype(np.float32)])
+    return colours
+
+
+def densest(px: np.ndarray, reach: float) -> np.ndarray:
+    """The pixels (of px, (M, 3)) within reach // 4 bins of 4 levels (12-15 levels at a
+    reach of 15) of the colour most pixels lie that near: the commonest colour at that
+    scale. A shaded part spreads over many bins, a flat 1 px line into one: the commonest
+    single bin was a spearman's 0.3 % antialiased shaft line, not his 8 % shaded armour.
+    Each bin's neighbourhood is summed over the 64^3 bins one axis at a time (2 MiB)."""
+    bins = np.clip(px // 4, 0, 63).astype(np.int64)
+    w = int(reach // 4)  # bins either side
+    keys = bins @ np.array([4096, 64, 1])
+    grid = np.bincount(keys, minlength=64 ** 3).reshape(64, 64, 64)
+    at = np.arange(64)
+    for axis in range(3):  # a box sum along each axis in turn: the box's sum in all three
+        running = np.concatenate([np.zeros_like(grid.take([0], axis)),
+                                  grid.cumsum(axis)], axis)
+        grid = (running.take(np.minimum(at + w + 1, 64), axis)
+                - running.take(np.maximum(at - w, 0), axis))
+    density = grid.reshape(-1)[keys]
+    top = np.flatnonzero(density == density.max())
+    centre = bins[top[np.argmin(keys[top])]]  # a tie: the lowest bin, the same every run
+    return px[np.abs(bins - centre).max(1) <= w]
+
+
+@dataclass(frozen=True, eq=False)
+class Reference:
+    """What the user's RGBA portrait tells the despill: the character's unspilled colours
+    (K, 3); its outline's colour (3,) where the art is outlined in one colour, else None;
+    and, where it is outlined in a dark shade of each part's own colour instead, that
+    shade's brightness (ink_shade, see shaded_outline), else None; the straight colours
+    (k, 3) of the parts it draws see-through (see_through_colours: glass, an insect's
+    wings, a jelly, a ghost), (0, 3) when none. Kept as read-only float32 copies: one
+    Reference is shared by the threads that matte cells."""
+
+    palette: np.ndarray
+    outline: np.ndarray | None = None
+    ink_shade: float | None = None
+    translucent: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+
+    def __post_init__(self) -> None:
+        if self.outline is not None and self.ink_shade is not None:
+            raise ValueError("a Reference has one outline: a colour or a shade, not both")
+        palette = np.array(self.palette, np.float32).reshape(-1, 3)
+        palette.flags.writeable = False
+        object.__setattr__(self, "palette", palette)
+        translucent = np.array(self.translucent, np.float32).reshape(-1, 3)
+        translucent.flags.writeable = False
+        object.__setattr__(self, "translucent", translucent)
+        if self.outline is not None:
+            outline = np.array(self.outline, np.float32).reshape(3)
+            outline.flags.writeable = False
+            object.__setattr__(self, "outline", outline)
+
+    @property
+    def see_through(self) -> bool:
+        """Whether the portrait draws parts the backdrop shows through."""
+        return len(self.translucent) > 0
+
+    def tinted(self, tint: Callable[[np.ndarray], np.ndarray]) -> Reference:
+        """This reference in another light (core/drawn.py's Tint): its colours, the
+        outline's and the see-through parts' mapped by tint."""
+        return replace(self, palette=tint(self.palette), translucent=tint(self.translucent),
+                       outline=None if self.outline is None else tint(self.outline))
+
+    def wearing(self, colours: np.ndarray) -> Reference:
+        """This reference with colours (k, 3) the character is drawn in beside the
+        portrait's (core/drawn.py: a part the model drew in another colour)."""
+        if not len(colours):
+            return self
+        return replace(self, palette=np.concatenate([self.palette, colours]))
+
+
+def portrait_reference(rgba: np.ndarray) -> Reference:
+    outline = outline_colour(rgba)
+    return Reference(portrait_palette(rgba), outline,
+                     None if outline is not None else shaded_outline(rgba),
+                     see_through_colours(rgba))
+
+
+# A portrait with parts drawn see-through: over this share of its pixels translucent
+# (alpha 5-95 %) and flat (alpha changing by under SEE_THROUGH_FLAT levels a pixel, as a
+# pane's does: a soft edge ramps, by 25 levels a pixel when upscaled 5x bicubic, by 8 over
+# 30 px), beyond its outermost 2 px (antialiasing's). 1 %: a pane in a visor is ~2 % of a
+# knight; the 186 portraits of the trials, fixtures and examples have none at all.
+SEE_THROUGH_PORTRAIT = 0.01
+SEE_THROUGH_FLAT = 6.0
+# Of those pixels, a colour under SEE_THROUGH_COLOUR_SHARE is a highlight or a boundary:
+# along the line to the backdrop it would explain a jelly's rim as well as the jelly's own
+# colour. Near black (brightest channel under SEE_THROUGH_DARK) is a drop shadow drawn
+# under the feet, and a colour held at over SEE_THROUGH_MOST alpha a feathered edge (a
+# soft glow round the art): neither is a part the backdrop shows through.
+SEE_THROUGH_COLOUR_SHARE = 0.03
+SEE_THROUGH_DARK = 40.0
+SEE_THROUGH_MOST = 0.85
+
+
+def see_through_colours(rgba: np.ndarray) -> np.ndarray:
+    """(k, 3) float32 the straight colours (0..255) of the parts the portrait (H, W, 4)
+    uint8 draws see-through (glass, an insect's wings, a jelly, a ghost's body): its main
+    translucent colours; (0, 3) when it has none. In the clip those parts show the backdrop
+    through them, at a share each pixel tells (a rim or two wings overlapping change it)."""
+    none = np.zeros((0, 3), np.float32)
+    alpha = rgba[..., 3].astype(np.float32)
+    body = alpha >= 13
+    if not body.any():
+        return none
+    depth = cv2.distanceTransform(np.pad(body, 1).astype(np.uint8), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    slope = np.hypot(cv2.Sobel(alpha, cv2.CV_32F, 1, 0), cv2.Sobel(alpha, cv2.CV_32F, 0, 1)) / 8
+    flat = (alpha <= 242) & (depth > 2) & (slope < SEE_THROUGH_FLAT)
+    if flat.sum() <= SEE_THROUGH_PORTRAIT * body.sum():
+        return none
+    px, a = rgba[..., :3][flat].astype(np.float32), alpha[flat] / 255
+    colours = palette(px)
+    _, which = closest(px, colours)
+    count = np.bincount(which, minlength=len(colours))
+    keep = [k for k in np.flatnonzero(count >= SEE_THROUGH_COLOUR_SHARE * len(px))
+            if colours[k].max() >= SEE_THROUGH_DARK
+            and median(a[which == k]) <= SEE_THROUGH_MOST]
+    return colours[keep]
+
+
+# Art outlined in a dark shade of each part's own colour (coloured line art; "selout" in
+# pixel art): most (SHADED_INK_SHARE) of the outermost opaque ring is k times the colour
+# 4-7 px inside it, within SHADED_INK_FIT levels, k in SHADED_INK_RANGE, judged where
+# that colour is bright enough to tell (SHADED_INK_INNER), on at least SHADED_INK_TOLD of
+# the ring. Over 165 portraits of nine independent generators: the two of trial 20 drawn
+# so (each part over a copy of itself at 0.28-0.31 grown by 2 px) 0.93 and 0.75, a
+# Kenney robot outlined in dark shades 0.83; every other portrait without a one-colour
+# outline at most 0.20, but a pixel-art hero's 0.84 of the 14 % of its ring that has a
+# bright part inside. One-colour inks fit too (up to 0.99: dark grey is k times pale
+# grey), but outline_colour takes those first.
+SHADED_INK_SHARE = 0.6
+SHADED_INK_RANGE = (0.1, 0.55)
+SHADED_INK_FIT = 12.0
+SHADED_INK_INNER = 60.0  # a part darker than this (its brightest channel) says nothing
+SHADED_INK_TOLD = 0.5
+
+
+def shaded_outline(rgba: np.ndarray) -> float | None:
+    """The brightness k of an outline drawn in a dark shade of each part's own colour: the
+    median k of the outermost opaque ring's pixels that are k times the colour inside
+    them (a Gaussian average, sigma 3, of the band 4-7 px in: it also reaches ~9 px along
+    the ring) (SHADED_INK_*), when most are; else None. On such art a rim pixel's ink
+    is k times the part's colour: no single ink colour explains the rim, and a pixel's
+    chroma, smeared there by 4:2:0 from the part and the backdrop, matches a dark part
+    colour of the palette as well as the ink."""
+    solid = rgba[..., 3] >= 250
+    depth = cv2.distanceTransform(solid.astype(np.uint8), cv2.DIST_L2, 5)
+    ring = solid & (depth <= 1.0)
+    band = ((depth >= 4) & (depth <= 7)).astype(np.float32)
+    if ring.sum() < 50 or not band.any():
+        return None
+    rgb = rgba[..., :3].astype(np.float32)
+    inner, support = normalized_blur(rgb, band, 3.0, ring)
+    told = (support > 0.01) & (inner.max(1) > SHADED_INK_INNER)
+    R, inside = rgb[ring][told], inner[told]
+    if len(R) < 50 or float(told.mean()) < SHADED_INK_TOLD:
+        return None
+    k = dot(R, inside) / np.maximum(norm2(inside), 1.0)
+    fit = np.sqrt(norm2(R - k[:, None] * inside))
+    on = (k >= SHADED_INK_RANGE[0]) & (k <= SHADED_INK_RANGE[1]) & (fit < SHADED_INK_FIT)
+    if float(on.mean()) < SHADED_INK_SHARE:
+        return None
+    return float(median(k[on]))
+
+
+def outline_colour(rgba: np.ndarray) -> np.ndarray | None:
+    """The colour of the portrait's outline (an ink line round the silhouette): the most
+    common colour of its outermost opaque ring, when RING_SHARE of the ring is within
+    RING_SPREAD levels of it and a band further in is not. None for art without one:
+    a flat or shaded character's ring is its parts' colours (at most 0.34 of it one colour
+    in our fixtures); a one-colour character's, or a cloak's, colour runs on inward."""
+    solid = rgba[..., 3] >= 250
+    outside = cv2.dilate((~solid).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    px = rgba[..., :3][solid & outside].astype(np.float32)
+    if len(px) < 50:
+        return None
+    bins = (px // 4).astype(np.int64) @ np.array([4096, 64, 1])
+    values, counts = np.unique(bins, return_counts=True)
+    mode = values[np.argmax(counts)]
+    centre = np.array([mode // 4096, mode // 64 % 64, mode % 64], np.float32) * 4 + 1.5
+    colour = median(px[np.abs(px - centre).max(1) <= 12], 0).astype(np.float32)
+    on = np.abs(px - colour).max(1) <= RING_SPREAD
+    if float(colour.max()) <= THIN_INK_DARK:
+        on = _on_or_inside(rgba[..., :3], colour, solid, outside)
+    if float(on.mean()) < RING_SHARE or _round_share(solid & outside, solid, on) < RING_ROUND:
+        return None
+    # An outline is a line: a band further in (4-8 px) is mostly other colours. A
+    # one-colour character, or a dark cloak round most of one, has no outline.
+    kernel = np.ones((9, 9), np.uint8)
+    in4 = cv2.erode(solid.astype(np.uint8), kernel)
+    band = (in4 > 0) & (cv2.erode(in4, kernel) == 0)
+    inner = rgba[..., :3][band].astype(np.float32)
+    if len(inner) and float((np.abs(inner - colour).max(1) <= RING_SPREAD).mean()) >= (
+            RING_SHARE):
+        return None
+    return colour
+
+
+def _on_or_inside(rgb: np.ndarray, colour: np.ndarray, solid: np.ndarray,
+                  outside: np.ndarray) -> np.ndarray:
+    """(N,) bool for the N pixels of the outermost opaque ring (solid & outside, (H, W)
+    bool, row-major): the pixel, or one beside it on that ring or the next one in, is
+    within RING_SPREAD of colour (3,) (see THIN_INK_DARK)."""
+    ring = solid & outside
+    inner = cv2.erode(solid.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    second = inner & (cv2.erode(inner.astype(np.uint8), np.ones((3, 3), np.uint8)) == 0)
+    line = (np.abs(rgb.astype(np.float32) - colour).max(2) <= RING_SPREAD) & (ring | second)
+    return (cv2.dilate(line.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)[ring]
+
+
+def _round_share(ring: np.ndarray, solid: np.ndarray, on: np.ndarray) -> float:
+    """The share of RING_SECTORS directions from the centre of `solid` ((H, W) bool) in
+    which at least half the pixels of `ring` ((H, W) bool) are `on` ((N,) bool, the
+    ring's pixels in row-major order): how far round the silhouette a colour goes."""
+    ys, xs = np.nonzero(ring)
+    sy, sx = np.nonzero(solid)
+    angle = np.arctan2(ys - sy.mean(), xs - sx.mean())
+    sector = np.minimum((angle + np.pi) / (2 * np.pi) * RING_SECTORS,
+                        RING_SECTORS - 1).astype(np.int64)
+    pixels = np.bincount(sector, minlength=RING_SECTORS)
+    inked = np.bincount(sector, weights=on, minlength=RING_SECTORS)
+    seen = pixels > 0
+    return float((2 * inked[seen] >= pixels[seen]).mean())
