@@ -68,6 +68,19 @@ def frame_colours(src: np.ndarray, deep: np.ndarray, plate: np.ndarray, outer: n
     return FrameColours(pal, known, palette_shares(pal, back, known, key.noise))
 
 
+# The mask's edge may lie a pixel outside the art's (4:2:0 colour, light wrap), so a line 2 px
+# wide reaches a ring past the rim. There, on pure #00FF00, H.264 clips the ink's mix with
+# the screen to (0, g, 0): a dark green that the portrait's dark green explained better
+# than the ink, kept opaque and green. Measured (edge excess) over the 84 outlined trial
+# clips: an outlined knight in a green tunic on #00FF00 +6.1 -> +1.4 (passes), an inked
+# teal-skinned walk -7.8 -> -3.0, the mean -0.48 -> -0.29; matte IoU at most -0.003 (a
+# knight's olive cloak 0.985 -> 0.982), the mean -0.0002; the fixtures' outlined run and
+# hurt -4.6 -> -3.7 and -4.5 -> -4.3, a teal skill +4.1 -> +2.5, IoU at most -0.001. Two
+# rings: the mean IoU -0.0005,
+# an ink barbarian on blue +6.6 -> +7.1.
+INK_PAST_RIM = 1
+
+
 def candidate_colours(p: np.ndarray, deep: np.ndarray, colours: FrameColours, edge: Edge,
                       wrap: int, ref: np.ndarray | None, ink: np.ndarray | None,
                       ink_shade: float | None,
@@ -102,9 +115,11 @@ def candidate_colours(p: np.ndarray, deep: np.ndarray, colours: FrameColours, ed
     prior = np.array([0.0, FAR_COST] + [FAR_COST] * len(fixed) + [0.0] * shaded_ink
                      + [RIM_SHADE_COST, RIM_LIGHT_COST], np.float32)
     if ink is not None:
-        # Outlined art: its rim is the outline (OUTLINE_BONUS); deeper, a part.
+        # Outlined art: its rim is the outline (OUTLINE_BONUS), and one ring past it
+        # (INK_PAST_RIM); deeper, a part.
         at = 1 + len(fixed)  # the last of the fixed colours
-        C[:, at] = np.where(edge.rim[:, None], C[:, at], B)  # B: never chosen (v2 = 0)
+        inked = edge.depth <= edge.r + INK_PAST_RIM
+        C[:, at] = np.where(inked[:, None], C[:, at], B)  # B: never chosen (v2 = 0)
         prior[at] = -OUTLINE_BONUS
     # The frame's colours are replaced by the portrait's where they are blurred mixes:
     # where the pixel may be translucent, and on the rim, whose nearby colours are as mixed
