@@ -175,3 +175,67 @@ def test_a_close_up_whose_coat_fills_the_ring_keeps_the_clips_plate(coat):
     f = H // masks.shape[1]
     assert masks[5:8, :100 // f].mean() > 0.95  # the coat, above the patch
     assert masks[5:8, 170 // f:, 80 // f:300 // f].mean() < 0.05  # the screen's patch
+
+def test_a_floor_whose_step_the_grain_hides_in_some_frames_is_still_the_sets():
+    """A floor 11-13 % darker than the wall, its horizon soft: frame by frame its step
+    reads either side of FLOOR_STEP, yet every frame that shows it gets the floor's rows
+    (at the horizon of the frames whose step tells), and a flat opening frame (the user's
+    canvas, no floor) gets none. (Frame by frame, half of a runner's frames lost their
+    floor, and its cast shadow, deep against the wall, read as character.)"""
+    frames = np.concatenate([_cyclorama(1, 0.0, 0.6, 0.0)]
+                            + [_cyclorama(1, 0.13 if t % 2 else 0.11, 0.6, 0.0)
+                               for t in range(1, 9)])
+    steps = [backdrop._floor_top(s) is not None for s in _row_shares(frames)]
+    assert not all(steps[1:]) and any(steps[1:])  # the grain's doing: some frames tell
+    key = backdrop.estimate_key(frames)
+    assert key.floor is not None
+    floor_rows = (key.floor < 1.0).sum(1)
+    assert floor_rows[0] == 0 and (floor_rows[1:] > 0).all(), floor_rows
+    top = key.floor.shape[1] - floor_rows[1:]
+    assert (np.abs(top - 0.6 * key.floor.shape[1]) <= 2).all(), top
+
+
+def _row_shares(frames: np.ndarray) -> np.ndarray:
+    """Each frame's row brightness over its wall's, as backdrop._floor reads it, with no
+    floor applied (floor=1 everywhere is what None stands for)."""
+    factor = backdrop.model_factor(H, W)
+    small = backdrop.shrink(frames[:1], factor)
+    sh, sw = small.shape[1:3]
+    ring = max(1, round(min(sw, sh) / 40))
+    sides = backdrop._sides(frames, factor, (sh, sw), ring)
+    key = np.median(backdrop._border(small.astype(np.float32), ring), axis=0)
+    brightness = [backdrop.shade(s, key)[0] for s in sides]
+    row = np.fmax(np.median(brightness[0], axis=2), np.median(brightness[1], axis=2))
+    return row / np.percentile(row, 80, axis=1)[:, None]
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_a_strong_side_light_is_backdrop_to_the_frames_edge(side):
+    """A studio light falling from 115 % to 55 % across the frame, levelling off at its
+    dark side (a smoothstep), after an opening frame of the user's flat canvas, a red box
+    in the middle: the backdrop is backdrop to the frame's dark edge, and the box is
+    character, in the model's frames and in the canvas (keyed against its own flat
+    colour: KeyModel.canvas). (The plate was fitted only to pixels at least SHADOW_FLOOR
+    as bright as the key: at the dark side, only the canvas's, and there it rose to the
+    canvas's brightness, twice the screen's; a band down that side read as character.)"""
+    rng = np.random.default_rng(5)
+    x = np.linspace(0.0, 1.0, W, dtype=np.float32)
+    ramp = 0.55 + 0.6 * x * x * (3 - 2 * x)
+    if side == "right":
+        ramp = ramp[::-1]
+    screen = np.array([70, 188, 92], np.float32) * ramp[None, :, None]
+    frames = np.clip(screen[None] + rng.normal(0, 1.5, (8, H, W, 3)) + 0.5, 0, 255)
+    frames = frames.astype(np.uint8)
+    frames[0] = (80, 200, 100)  # the canvas
+    frames[:, 60:200, 150:230] = (150, 60, 40)
+    key = backdrop.estimate_key(frames)
+    masks = backdrop.coarse_masks(backdrop.shrink(frames, backdrop.model_factor(H, W)), key)
+    f = H // masks.shape[1]
+    truth = np.zeros((H, W), bool)
+    truth[60:200, 150:230] = True
+    small_truth = truth[::f, ::f][:masks.shape[1], :masks.shape[2]]
+    assert key.canvas is not None and not np.isnan(key.canvas[0]).any()
+    assert np.isnan(key.canvas[1:]).all()
+    for t, m in enumerate(masks):
+        wrong = (m > 0) != small_truth
+        assert wrong.mean() < 0.01, (t, wrong.mean())
