@@ -253,23 +253,48 @@ SHADED_INK_RANGE = (0.1, 0.55)
 SHADED_INK_FIT = 12.0
 SHADED_INK_INNER = 60.0  # a part darker than this (its brightest channel) says nothing
 SHADED_INK_TOLD = 0.5
+# A line thinner than a pixel, drawn antialiased, never fills a pixel: it lives in the
+# antialiased ring just outside the opaque one, whose straight colour is the line's. That
+# ring (its pixels at least this alpha: fainter ones' colour is 8-bit noise) is judged the
+# same way where the opaque ring is not. An independent trial's characters outlined
+# 0.7-1 px in a dark shade: 0.59-0.89 of that ring a shade at 0.36-0.58 (their opaque
+# rings read 0.2); every portrait drawn without a line 0.00-0.03.
+SUB_PIXEL_INK = 64
+SUB_PIXEL_INK_MAX = 0.7
 
 
 def shaded_outline(rgba: np.ndarray) -> float | None:
     """The brightness k of an outline drawn in a dark shade of each part's own colour: the
     median k of the outermost opaque ring's pixels that are k times the colour inside
     them (a Gaussian average, sigma 3, of the band 4-7 px in: it also reaches ~9 px along
-    the ring) (SHADED_INK_*), when most are; else None. On such art a rim pixel's ink
-    is k times the part's colour: no single ink colour explains the rim, and a pixel's
-    chroma, smeared there by 4:2:0 from the part and the backdrop, matches a dark part
-    colour of the palette as well as the ink."""
-    solid = rgba[..., 3] >= 250
+    the ring) (SHADED_INK_*), when most are; else the same of the antialiased ring just
+    outside it (SUB_PIXEL_INK); else None. On such art a rim pixel's ink is k times the
+    part's colour: no single ink colour explains the rim, and a pixel's chroma, smeared
+    there by 4:2:0 from the part and the backdrop, matches a dark part colour of the
+    palette as well as the ink."""
+    alpha = rgba[..., 3]
+    solid = alpha >= 250
     depth = cv2.distanceTransform(solid.astype(np.uint8), cv2.DIST_L2, 5)
-    ring = solid & (depth <= 1.0)
     band = ((depth >= 4) & (depth <= 7)).astype(np.float32)
-    if ring.sum() < 50 or not band.any():
+    if not band.any():
         return None
     rgb = rgba[..., :3].astype(np.float32)
+    beside = cv2.dilate(solid.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    for ring, k_max in ((solid & (depth <= 1.0), SHADED_INK_RANGE[1]),
+                        (beside & ~solid & (alpha >= SUB_PIXEL_INK), SUB_PIXEL_INK_MAX)):
+        k = _shade_of_inside(rgb, ring, band, k_max)
+        if k is not None:
+            return k
+    return None
+
+
+def _shade_of_inside(rgb: np.ndarray, ring: np.ndarray, band: np.ndarray,
+                     k_max: float) -> float | None:
+    """shaded_outline's k (up to k_max) on one ring ((H, W) bool) of the portrait's colours
+    rgb (H, W, 3) float32, against the band ((H, W) float32 weights) inside it; None when
+    most of the ring is no dark shade of it."""
+    if ring.sum() < 50:
+        return None
     inner, support = normalized_blur(rgb, band, 3.0, ring)
     told = (support > 0.01) & (inner.max(1) > SHADED_INK_INNER)
     R, inside = rgb[ring][told], inner[told]
@@ -277,7 +302,7 @@ def shaded_outline(rgba: np.ndarray) -> float | None:
         return None
     k = dot(R, inside) / np.maximum(norm2(inside), 1.0)
     fit = np.sqrt(norm2(R - k[:, None] * inside))
-    on = (k >= SHADED_INK_RANGE[0]) & (k <= SHADED_INK_RANGE[1]) & (fit < SHADED_INK_FIT)
+    on = (k >= SHADED_INK_RANGE[0]) & (k <= k_max) & (fit < SHADED_INK_FIT)
     if float(on.mean()) < SHADED_INK_SHARE:
         return None
     return float(median(k[on]))

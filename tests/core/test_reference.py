@@ -17,6 +17,7 @@ from comfy_nodes.core.reference import (
     PALETTE_SIZE,
     PORTRAIT_PALETTE_MAX,
     RING_SHARE,
+    SUB_PIXEL_INK_MAX,
     Reference,
     densest,
     outline_colour,
@@ -288,3 +289,34 @@ def test_no_outline_from_dark_strands_down_one_side():
     assert outline_colour(strands) is None
     found = outline_colour(with_strands(hair))
     assert found is not None and np.abs(found - hair).max() <= 4
+
+
+def _sub_pixel_outlined(parts: list, shade: float | None) -> np.ndarray:
+    """_shaded_portrait's disc drawn at 4x with a line 3 px wide on its edge there (from
+    0.5 px inside it to 2.5 outside), shrunk to 1x (area): an outline 0.75 px wide, in
+    `shade` of each part, that fills no pixel (the opaque ring is the parts' own)."""
+    big = _shaded_portrait(parts, None, radius=400, size=960)
+    if shade is not None:
+        for i, colour in enumerate(parts):
+            dark = tuple(int(shade * v) for v in colour)
+            cv2.ellipse(big, (480, 480), (401, 401), 0, 90 * i, 90 * (i + 1), (*dark, 255), 3,
+                        lineType=cv2.LINE_AA)
+    premultiplied = big.astype(np.float32)
+    premultiplied[..., :3] *= premultiplied[..., 3:] / 255
+    small = cv2.resize(premultiplied, (240, 240), interpolation=cv2.INTER_AREA)
+    alpha = np.maximum(small[..., 3:], 1e-3)
+    rgb = np.clip(small[..., :3] * 255 / alpha, 0, 255)
+    return np.dstack([rgb, small[..., 3]]).round().astype(np.uint8)
+
+
+@settings(max_examples=15, deadline=None)
+@given(_parts, st.floats(0.25, 0.45))
+def test_an_outline_thinner_than_a_pixel_is_found_in_the_antialiased_ring(parts, shade):
+    """A dark-shade line 0.75 px wide fills no pixel: it shows only in the antialiased ring
+    outside the opaque one, whose straight colour is the line's mixed with the part's. The
+    portrait's reference holds a shade between the line's and SUB_PIXEL_INK_MAX; the same
+    parts without the line have none."""
+    parts = list(parts)
+    k = shaded_outline(_sub_pixel_outlined(parts, shade))
+    assert k is not None and shade - 0.05 <= k <= SUB_PIXEL_INK_MAX, (shade, k)
+    assert shaded_outline(_sub_pixel_outlined(parts, None)) is None
