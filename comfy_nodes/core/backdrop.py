@@ -48,6 +48,12 @@ FLOOR_DARKER = 0.9
 # wall's brightness over 5 % of the height: a vignette darkens the lower rows as much,
 # smoothly (a quality fixture's 30 % vignette read as a floor from 84 % down).
 FLOOR_STEP = 0.12
+# A frame whose own step the grain hid shows the clip's floor where this share of its rows
+# from the clip's horizon down, the bottom row among them, read under FLOOR_DARKER
+# (_shows_floor). A review's clip: a dark green part across frames the camera had tilted
+# off the floor, from 78 to 94 % of the height, taken for a floor when the rows' median
+# alone was asked, and keyed out whole.
+FLOOR_SHOWN = 0.75
 # A frame whose backdrop, seen round the frame's edge, lies this share of the key's
 # threshold off the plate in colour (not in brightness, which colour_distance forgives)
 # has its own: a model's first frame is the user's flat canvas (#00FF00), and the model
@@ -211,7 +217,7 @@ def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) ->
     n, h, w, _ = frames.shape
     # Frame 0 is the user's canvas, which the model then re-renders as its own screen
     # (DOMAIN.md): the plate is learned from the model's frames (CANVAS_FLAT).
-    first = 1 if n > 2 else 0
+    first = 1 if n > 1 else 0
     idx = spread(first, n - 1, min(samples, n - first))
     factor = model_factor(h, w, model_side)
     small = shrink(frames[idx], factor).astype(np.float32)
@@ -336,10 +342,12 @@ def _sides(frames: np.ndarray, factor: int, size: tuple[int, int], ring: int
 def _floor(sides: tuple[np.ndarray, np.ndarray], key: np.ndarray, key_chroma: np.ndarray,
            tol: float) -> np.ndarray | None:
     """(N, h) each frame's row brightness, as a share of its wall's, where the backdrop at
-    both sides of the frame reads under FLOOR_DARKER of it, 1 elsewhere; None where no row
-    is a floor. A row's brightness is its brighter side's median over the ring's
-    backdrop-coloured pixels; the wall's is the frame's 80th percentile of its rows' (a
-    floor may fill most of the frame's height but not all of it)."""
+    both sides of the frame reads under FLOOR_DARKER of it from the frame's horizon down
+    (its own step, or the clip's where the frame shows the floor without one: see below),
+    1 elsewhere; None where no frame shows a floor. A row's brightness is its brighter
+    side's median over the ring's backdrop-coloured pixels; the wall's is the frame's 80th
+    percentile of its rows' (a floor may fill most of the frame's height but not all of
+    it)."""
     seen = []
     for strip in sides:
         brightness, _ = shade(strip, key)
@@ -362,18 +370,27 @@ def _floor(sides: tuple[np.ndarray, np.ndarray], key: np.ndarray, key_chroma: np
     # A floor is the set's, not the frame's: a frame whose own step the grain hid (a floor
     # 12-14 % below its wall with a soft horizon: its step read 0.114-0.125 frame by
     # frame) takes the rows below the median horizon of the frames that show one, where
-    # they read under FLOOR_DARKER (a flat opening canvas does not). Frame by frame, half
+    # they show it (_shows_floor; a flat opening canvas does not). Frame by frame, half
     # the frames of an independent trial's runner lost their floor, and its long cast
     # shadow (0.52 of the plate there, 0.63 of the floor) read as character (IoU 0.944;
     # 0.968 with the set's floor).
     clip_top = int(median(np.asarray(found, np.float32)))
     floor = np.ones_like(share)
     for t, (s, top) in enumerate(zip(share, tops, strict=True)):
-        if top is None and float(median(s[clip_top:])) < FLOOR_DARKER:
+        if top is None and _shows_floor(s[clip_top:]):
             top = clip_top
         if top is not None:
             floor[t, top:] = np.minimum(s[top:], 1.0)
     return floor
+
+
+def _shows_floor(below: np.ndarray) -> bool:
+    """Whether a frame's rows from the clip's horizon down (their brightness as a share of
+    the wall's) show the floor: they read under FLOOR_DARKER down to the frame's bottom,
+    nearly all of them (a dark green part across the frame, or a vignette, does not reach
+    the bottom row or leaves rows above it lit)."""
+    dark = below < FLOOR_DARKER
+    return bool(dark[-1]) and float(dark.mean()) >= FLOOR_SHOWN
 
 
 def _floor_top(share: np.ndarray) -> int | None:

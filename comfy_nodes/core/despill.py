@@ -515,7 +515,7 @@ def unwrap(c: np.ndarray, b: np.ndarray, reference: np.ndarray, noise: float,
     chosen = closest(f, reference)[1]  # where mixed, f is this portrait colour
     fit = mixed & (key_excess(f, key_channel) <= 0) & ((chosen == near) | (dist > UNBLUR_KEEP))
     # Nor where another portrait colour, shaded or lit, explains it as well as the mix
-    # (within NEAR_MIX_CLEARER of the mix's fit, as _blurred_parts judges a blur against
+    # (within NEAR_MIX_CLEARER of the mix's fit, as edgezone.blurred_parts judges a blur against
     # a shade): a green goblin's arm in its own shade read as its brown tunic mixed with
     # the key, and came out brown and half transparent.
     shades = np.stack([shade_off(c, g[None]) for g in reference], 1)  # (M, K): K is a few

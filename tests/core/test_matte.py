@@ -1286,6 +1286,28 @@ def test_an_ink_outlines_inner_boundary_is_not_read_as_the_fill_half_covered(scr
     assert not (got & ~truth).any()
 
 
+
+@pytest.mark.parametrize("line", [2.0, 2.5])
+def test_an_ink_line_past_the_rim_on_pure_green_is_ink_not_a_dark_green(line):
+    """A green tunic with a dark-green shade, inside an ink line 2-2.5 px wide, on pure
+    #00FF00: 4:2:0 clips the ink's mix with the screen to a pure dark green (R = B = 0),
+    which the portrait's dark green explains better than the ink. The line reaches a ring
+    past the rim, where the ink is a candidate too (candidates.INK_PAST_RIM): the outer
+    2 px come out within 6 levels of the ink's own green excess (-10). With the ink on
+    the rim alone they kept +6.6 to +12.3."""
+    tunic, shade = np.array([40, 139, 50], np.float32), np.array([34, 82, 42], np.float32)
+    ink = np.array([28, 24, 34], np.float32)
+    frame, alpha = _ink_outlined_disc((0, 255, 0), tunic, ink, line)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    out = matte.refine(frame, key, reference=Reference(np.array([tunic, shade, ink]), ink))
+    truth = alpha >= 0.5
+    depth = cv2.distanceTransform(truth.astype(np.uint8), cv2.DIST_L2, 5)
+    band = truth & (depth <= 2) & (out[..., 3] >= 128)
+    rgb = out[..., :3].astype(np.float32)
+    excess = rgb[..., 1] - np.maximum(rgb[..., 0], rgb[..., 2])
+    assert band.sum() > 0.8 * (truth & (depth <= 2)).sum()
+    assert float(excess[band].mean()) <= -10 + 6, float(excess[band].mean())
+
 def test_only_the_lowest_quarter_of_the_silhouette_can_be_a_shadow():
     """The same darkened-backdrop patch (the backdrop at 60 %, near no portrait colour) is a
     contact shadow under the feet, and stays character above the head (a dark part blurred
