@@ -455,6 +455,23 @@ def test_facing_needs_a_head_that_can_tell(head_symmetric, body_symmetric, flagg
     assert qc.facing(head, body, 0, 24.0) == flagged
 
 
+@pytest.mark.parametrize("body_share, flagged", [(0.52, False), (0.48, True)])
+def test_a_head_turned_over_a_body_that_is_not_is_no_turn(body_share, flagged):
+    """From frame 20 of 48 (24 fps) the head rows are their mirror image, and the body is
+    a blend of its rest pose (body_share) and the mirror: at 0.52 it still reads a little
+    nearer its unturned pose (margin about +0.03, too little to join the references), as
+    an independent trial's ogre leaning forward after a smash read (+0.02..+0.08, his
+    head rows -0.33); the mean of the two margins was turned and he was FACING. At 0.48
+    both read turned, and it is FACING."""
+    rng = np.random.default_rng(3)
+    head_img = rng.uniform(0, 255, (6, window.HEAD_SIDE, 4)).astype(np.float32)
+    body_img = rng.uniform(0, 255, (12, window.FEATURE_SIDE, 4)).astype(np.float32)
+    leaned = body_share * body_img + (1 - body_share) * body_img[:, ::-1]
+    head = np.stack([head_img[:, ::-1] if t >= 20 else head_img for t in range(48)])
+    body = np.stack([leaned if t >= 20 else body_img for t in range(48)])
+    assert qc.facing(head.reshape(48, -1), body.reshape(48, -1), 0, 24.0) == flagged
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 300), st.integers(0, 60), st.integers(0, 2**32 - 1))
 def test_static_motion_is_the_5_frame_moving_average_numpy_takes(n, d, rest, seed):
