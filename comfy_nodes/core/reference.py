@@ -60,7 +60,8 @@ def palette(rgb: np.ndarray, k: int = PALETTE_SIZE, max_samples: int = PALETTE_S
         return np.zeros((0, 3), np.float32)
     if len(px) > max_samples:
         px = px[np.random.default_rng(seed).choice(len(px), max_samples, replace=False)]
-    k = min(k, len(px))
+    if len(px) <= k:  # as many centres as pixels: the pixels (OpenCV reads one (1, 3)
+        return px.copy()  # sample as three of one channel, and returned (1, 1))
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     # Seeded by farthest points, not OpenCV's random seeding (its RNG is per thread, and
     # cells are matted on a pool): the same frame always gets the same palette.

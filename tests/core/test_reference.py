@@ -21,12 +21,25 @@ from comfy_nodes.core.reference import (
     Reference,
     densest,
     outline_colour,
+    palette,
     portrait_palette,
     portrait_reference,
     shaded_outline,
 )
 
 _colour = st.tuples(*[st.integers(0, 255)] * 3).map(lambda c: np.array(c, np.float32))
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_colour, min_size=1, max_size=3 * PALETTE_SIZE))
+def test_a_palette_is_colours_whatever_the_number_of_pixels(pixels):
+    """(k', 3) colours, k' at most PALETTE_SIZE and the number of pixels, each within the
+    pixels' range: a frame whose silhouette leaves one pixel beyond the spill's reach (a
+    32x32 clip) got a (1, 1) palette from OpenCV's k-means, and the despill an IndexError."""
+    px = np.stack(pixels)
+    found = palette(px)
+    assert found.shape == (min(len(px), PALETTE_SIZE), 3)
+    assert (found >= px.min(0) - 1e-3).all() and (found <= px.max(0) + 1e-3).all()
+
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)),
