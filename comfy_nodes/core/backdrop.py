@@ -358,7 +358,8 @@ def _floor(sides: tuple[np.ndarray, np.ndarray], key: np.ndarray, key_chroma: np
         # NaN only where neither side shows the backdrop
         row = np.fmax(nanmedian(seen[0], axis=2), nanmedian(seen[1], axis=2))
         wall = nanpercentile(row, 80, axis=1)[:, None]
-    share = (row / wall).astype(np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):  # a black wall: no row is seen
+        share = np.where(wall > 0, row / wall, np.nan).astype(np.float32)
     rows = np.arange(share.shape[1])
     for s in share:  # a row neither side shows: as the rows round it read
         seen_rows = ~np.isnan(s)

@@ -112,6 +112,18 @@ def test_a_row_no_side_shows_is_read_as_its_neighbours():
     assert (key.floor[:, 160 // f:196 // f] < 0.8).all(), key.floor[0, 150 // f:200 // f]
 
 
+def test_a_black_clip_reads_no_floor_and_warns_nothing():
+    """An all-black clip (a model's failed render) has no wall to measure a floor against:
+    its rows are read as unseen, not divided by a zero wall (numpy's RuntimeWarning went
+    to the user's terminal)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        key = backdrop.estimate_key(np.zeros((8, 64, 64, 3), np.uint8))
+    assert key.floor is None
+
+
 CANVAS = np.array([0, 255, 0], np.float32)  # the user's flat canvas: the first frame's
 
 
