@@ -63,7 +63,9 @@ def load_portrait(path: str | Path) -> np.ndarray:
         with open_image(path, "portrait") as im:
             im.load()  # a full decode: a truncated file fails here, not inside ComfyUI
             has_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
-            rgba = np.array(im.convert("RGBA"))
+            # Already RGBA: one copy into numpy, not a converted image and then a copy
+            # (an 8000x8000 portrait: 256 MB each).
+            rgba = np.array(im if im.mode == "RGBA" else im.convert("RGBA"))
     except ImageFileError as e:
         raise PortraitError(str(e)) from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:

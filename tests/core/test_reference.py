@@ -25,6 +25,7 @@ from comfy_nodes.core.reference import (
     portrait_palette,
     portrait_reference,
     shaded_outline,
+    shrunk_portrait,
 )
 
 _colour = st.tuples(*[st.integers(0, 255)] * 3).map(lambda c: np.array(c, np.float32))
@@ -39,6 +40,30 @@ def test_a_palette_is_colours_whatever_the_number_of_pixels(pixels):
     found = palette(px)
     assert found.shape == (min(len(px), PALETTE_SIZE), 3)
     assert (found >= px.min(0) - 1e-3).all() and (found <= px.max(0) + 1e-3).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(_colour, st.integers(40, 300), st.integers(40, 300), st.integers(16, 128))
+def test_a_large_portrait_is_read_shrunk_without_a_dark_edge(colour, h, w, side):
+    """A portrait over `side` px is read with its longer side at most `side`, each pixel the
+    area average of a block of its premultiplied colour: a disc of one colour on a
+    transparent black background keeps that colour to its edge (a straight average
+    darkened the edge toward black, as an outline), and its coverage (alpha) is the
+    blocks' mean. One that fits is read as it is."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    disc = (yy - h / 2) ** 2 + (xx - w / 2) ** 2 <= (min(h, w) / 3) ** 2
+    rgba = np.zeros((h, w, 4), np.uint8)
+    rgba[disc, :3], rgba[disc, 3] = colour.astype(np.uint8), 255
+    out = shrunk_portrait(rgba, side)
+    if max(h, w) <= side:
+        assert out is rgba
+        return
+    f = -(-max(h, w) // side)
+    assert out.shape == (h // f, w // f, 4) and max(out.shape[:2]) <= side
+    seen = out[..., 3] > 0
+    assert np.abs(out[seen, :3].astype(int) - colour.astype(int)).max() <= 1
+    blocks = disc[:h // f * f, :w // f * f].reshape(h // f, f, w // f, f).mean(axis=(1, 3))
+    assert np.abs(out[..., 3] / 255 - blocks).max() <= 0.5 / 255 + 1e-6
 
 
 @settings(max_examples=40, deadline=None)
