@@ -12,10 +12,10 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from . import despill
+from . import despill, unblur
 from .backdrop import KeyModel
 from .blur import normalized_blurs
-from .channels import dot, gather, norm2
+from .channels import dot, gather, key_excess, norm2
 from .despill import FAR_COST
 from .edgezone import MAX_WRAP, Edge, blurred_parts
 from .quantiles import median
@@ -40,7 +40,7 @@ def unspilled(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, wrap: int, r:
     if ref is None or not thin.any():
         return deep, p
     src = p.copy()
-    src[thin] = despill.unwrap(p[thin], plate[thin], ref, key.noise, MAX_WRAP, key.channel)
+    src[thin] = unblur.unwrap(p[thin], plate[thin], ref, key.noise, MAX_WRAP, key.channel)
     return deep, src
 
 
@@ -129,10 +129,10 @@ def candidate_colours(p: np.ndarray, deep: np.ndarray, colours: FrameColours, ed
     # +8.4.
     unblurred = edge.translucent | edge.rim
     if colours.known is not None and unblurred.any():
-        share = np.full(2 + n_frame, despill.UNBLUR_SHARE, np.float32)
+        share = np.full(2 + n_frame, unblur.UNBLUR_SHARE, np.float32)
         if colours.palette_share is not None:
             share[2:] = colours.palette_share
-        despill.unblur(C, B, unblurred, colours.known, noise, share)
+        unblur.unblur(C, B, unblurred, colours.known, noise, share)
     if ink_shade is not None:
         # Outlined in a shade of each part: a rim pixel's ink is that shade of the part
         # inside (its colour nearby, un-blurred), whose chroma 4:2:0 smears into it (with
@@ -222,7 +222,7 @@ def palette_shares(frame_palette: np.ndarray, back: np.ndarray, known: np.ndarra
                    noise: float) -> np.ndarray:
     """(k,) the share of a colour the character wears (the portrait's or the frame's own:
     known) below which each of the frame's palette colours (k, 3) is un-mixed as a blur
-    (despill.unblur). A palette colour that is such a blur as a pixel would be judged one
+    (unblur.unblur). A palette colour that is such a blur as a pixel would be judged one
     (blurred_parts at no wrap, so at most 1 - BLUR_MARGIN of it the colour, against the
     backdrop colour `back` (3,)), within PALETTE_BLUR_RESIDUAL of the nearest
     mix line of a known colour, is un-mixed at any share up to UNBLUR_SHARE: k-means puts
@@ -235,7 +235,7 @@ def palette_shares(frame_palette: np.ndarray, back: np.ndarray, known: np.ndarra
     B = np.broadcast_to(np.asarray(back, np.float32), frame_palette.shape)
     blur = (blurred_parts(frame_palette, B, np.zeros(len(B), np.float32), known, noise)
             & (despill.mix_distance(frame_palette, B, known) <= PALETTE_BLUR_RESIDUAL))
-    return np.where(blur, despill.UNBLUR_SHARE, despill.UNBLUR_PALETTE_SHARE)
+    return np.where(blur, unblur.UNBLUR_SHARE, unblur.UNBLUR_PALETTE_SHARE)
 
 
 # A colour of the frame this many levels from every portrait colour (shaded or lit), with
@@ -265,15 +265,15 @@ def worn_colours(frame: np.ndarray, ref: np.ndarray, back: np.ndarray, noise: fl
     the blue hurt +6.9 -> +6.4; no other clip of 72 or fixture moved)."""
     back = np.asarray(back, np.float32).reshape(1, 3)
     far = despill.shade_distance(frame, ref) > WORN_DISTANCE
-    hue = (despill.key_excess(frame, key_channel)
-           <= WORN_KEY_SHARE * despill.key_excess(back, key_channel))
+    hue = (key_excess(frame, key_channel)
+           <= WORN_KEY_SHARE * key_excess(back, key_channel))
     colours = np.concatenate([ref, frame])
     worn = []
     for k in np.flatnonzero(far & hue):  # a palette is a few colours: a loop over them
         others = np.delete(colours, len(ref) + k, 0)
         t = despill.line_share(frame[k:k + 1], back, others)
         on_line = ((despill.line_residual(frame[k:k + 1], back, others)
-                    < despill.UNBLUR_RESIDUAL) & (t > 0) & (t < despill.NEAR_MIX_SHARE))
+                    < unblur.UNBLUR_RESIDUAL) & (t > 0) & (t < unblur.NEAR_MIX_SHARE))
         if not on_line.any():
             worn.append(k)
     return frame[worn]

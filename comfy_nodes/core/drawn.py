@@ -20,7 +20,7 @@ import numpy as np
 from . import despill, silhouette
 from .backdrop import KeyModel
 from .candidates import WORN_DISTANCE
-from .channels import norm2
+from .channels import key_excess, norm2
 from .edgezone import CHROMA_SMEAR, wrap_depth
 from .matte import clamp_box
 from .reference import PALETTE_SAMPLES, Reference, palette
@@ -274,7 +274,7 @@ def drifted_colours(small: np.ndarray, masks: np.ndarray, key: KeyModel, known: 
     # through glass (matte's see-through step). A glow ramping up over a few frames drifts
     # too, but away from the key (a pink orb over a lime screen: trial 13's cast IoU 0.961
     # -> 0.935 while it was followed).
-    keyward = SEE_THROUGH_SHARE * float(despill.key_excess(key.key[None], key.channel)[0])
+    keyward = SEE_THROUGH_SHARE * float(key_excess(key.key[None], key.channel)[0])
 
     def worn(t: int) -> tuple[np.ndarray, np.ndarray]:
         inside = cv2.erode(masks[t].astype(np.uint8), kernel).astype(bool)
@@ -290,7 +290,7 @@ def drifted_colours(small: np.ndarray, masks: np.ndarray, key: KeyModel, known: 
             continue
         known_now = np.concatenate([known, *added]) if added else known
         new = despill.shade_distance(pal, known_now) > WORN_DISTANCE
-        new &= despill.key_excess(pal, key.channel) >= keyward
+        new &= key_excess(pal, key.channel) >= keyward
         followed = (despill.shade_distance(pal, before) <= WORN_DISTANCE if len(before)
                     else np.zeros(len(pal), bool))
         if (main & new & followed).any():

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from . import despill
+from . import despill, unblur
 from .backdrop import KeyModel
 from .blur import normalized_blur, normalized_blurs
 from .channels import gather, total
@@ -116,8 +116,8 @@ def edge_zone(p: np.ndarray, plate: np.ndarray, sil: Silhouette, depth: np.ndarr
             was_moving = np.zeros(len(at), bool) if moving is None else gather(moving, at)
             blurred = np.zeros(len(at), bool)
             if was_moving.any():
-                blurred[was_moving] = despill.blurred_mix(
-                    Pd[was_moving], Bd[was_moving], known, key.noise, despill.UNBLUR_SHARE)[0]
+                blurred[was_moving] = unblur.blurred_mix(
+                    Pd[was_moving], Bd[was_moving], known, key.noise, unblur.UNBLUR_SHARE)[0]
             still = ~was_moving
             if still.any():
                 blurred[still] = blurred_parts(Pd[still], Bd[still],
@@ -181,21 +181,21 @@ def blurred_parts(P: np.ndarray, B: np.ndarray, cap: np.ndarray, ref: np.ndarray
     silhouette did not move. Only pixels off every shade by NEAR_MIX_CLEARER are un-mixed
     (most of a silhouette is its portrait's colours, shaded: un-mixing each pixel against
     every portrait colour cost 0.15 s and 73 MiB per 100 000 pixels).
-    Measured (edge excess, with the near-mix colours of despill.NEAR_MIX_SHARE): an
+    Measured (edge excess, with the near-mix colours of unblur.NEAR_MIX_SHARE): an
     independent trial's 16 fps sprint whose red cape is blurred 70 px +7.7 -> +6.0; a pale
     runner on blue +12.4 -> +8.3, an ink barbarian on blue +9.0 -> +7.4; our ghosted walk
     +11.3 -> +4.9. Without the two-parts test a shaded green shirt's boundary with a skin
     arm went (holes 1.6 -> 2.1 %)."""
     out = np.zeros(len(P), bool)
     shade = despill.shade_distance(P, ref)
-    ask = np.flatnonzero(shade > despill.NEAR_MIX_CLEARER)
+    ask = np.flatnonzero(shade > unblur.NEAR_MIX_CLEARER)
     if not len(ask):
         return out
     P, B, shade = P[ask], B[ask], shade[ask]
-    mixed, F, share = despill.blurred_mix(P, B, ref, noise, 1.0)
+    mixed, F, share = unblur.blurred_mix(P, B, ref, noise, 1.0)
     found = (mixed & (share < 1.0 - cap[ask] - BLUR_MARGIN)
-             & (shade > despill.line_residual(P, B, F) + despill.NEAR_MIX_CLEARER))
+             & (shade > despill.line_residual(P, B, F) + unblur.NEAR_MIX_CLEARER))
     if found.any():
-        found[found] = ~despill.between_parts(P[found], B[found], F[found], ref)
+        found[found] = ~unblur.between_parts(P[found], B[found], F[found], ref)
     out[ask] = found
     return out

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from . import despill
+from . import despill, unblur
 from .blur import normalized_blur
 from .despill import LUMA
 from .quantiles import median
@@ -117,7 +117,7 @@ def _unmix_outline(P: np.ndarray, B: np.ndarray, fringe_colour: np.ndarray,
     # their shares cannot be told apart: kept as they are.
     ambiguous = ~separable[:, 0]  # column 0: the interior nearby
     use = ((extra >= OUTLINE_MIX_SHARE) & (resid <= OUTLINE_MIX_FIT + 2 * noise) & (share < a)
-           & ~ambiguous & (despill.nearest(P, portrait) > despill.UNBLUR_KEEP))
+           & ~ambiguous & (despill.nearest(P, portrait) > unblur.UNBLUR_KEEP))
     return (np.where(use, share, a),
             np.where(use[:, None], cands[rows, best], Fp))
 

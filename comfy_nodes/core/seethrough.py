@@ -8,9 +8,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from . import despill
+from . import despill, unblur
 from .backdrop import KeyModel
-from .channels import gather, norm2, total
+from .channels import gather, key_excess, norm2, total
 from .coverage import FAINT_ALPHA
 
 # See-through parts (see_through): deeper than the wrap, a colour that keeps over this
@@ -59,7 +59,7 @@ def drawn_see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, smear
     (H, W, 3): the backdrop shows through the sprite there as through the portrait, where
     a glass dome, fairy wings or a jelly slime would be backdrop-tinted. Within `smear` px
     of the edge, where 4:2:0 averaged the chroma with the backdrop's outside, a pixel no
-    such line explains is read by luma (despill.luma_mix) and takes the part's colour."""
+    such line explains is read by luma (unblur.luma_mix) and takes the part's colour."""
     # The silhouette too: a jelly as pale as the key, keyed out by the zone, is read again.
     idx = np.flatnonzero((depth.reshape(-1) > 0) | (alpha.reshape(-1) > 0))
     if not len(idx):
@@ -92,7 +92,7 @@ def drawn_see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, smear
     by_luma = np.zeros(len(idx), bool)
     colour = np.zeros((len(idx), 3), np.float32)
     if rim.any():
-        f, a, found = despill.luma_mix(P[rim], B[rim], parts, 1.0 - lo)
+        f, a, found = unblur.luma_mix(P[rim], B[rim], parts, 1.0 - lo)
         found &= (a >= lo) & (a <= hi)
         at = np.flatnonzero(rim)[found]
         share[at], colour[at], by_luma[at] = a[found], f[found], True
@@ -143,14 +143,14 @@ def see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, reach: int,
         return
     c = key.channel
     P, B = gather(p, idx), gather(plate, idx)
-    share = despill.key_excess(P, c) / np.maximum(despill.key_excess(B, c), 1.0)
+    share = key_excess(P, c) / np.maximum(key_excess(B, c), 1.0)
     cand = np.flatnonzero(share > SEE_THROUGH_SHARE)
     if not len(cand):
         return
     P, B, at = P[cand], B[cand], idx[cand]
     near = despill.shade_distance(P, ref)
     foreign = (near > SEE_THROUGH_FOREIGN) | (
-        near > np.maximum(np.sqrt(norm2(P - B)), despill.UNBLUR_KEEP))
+        near > np.maximum(np.sqrt(norm2(P - B)), unblur.UNBLUR_KEEP))
     P, B, at = P[foreign], B[foreign], at[foreign]
     a = despill.least_alpha(P, B)
     shallow = depth.reshape(-1)[at] <= reach
@@ -158,7 +158,7 @@ def see_through(p: np.ndarray, plate: np.ndarray, depth: np.ndarray, reach: int,
         moved = np.zeros(len(at), bool) if moving is None else moving.reshape(-1)[at]
         ask = shallow & (a < np.where(moved, SEE_THROUGH_MOVED_ALPHA, FAINT_ALPHA))
         if ask.any():  # only the faint readings: un-blurring costs a fit per colour pair
-            mixed, _, blur_share = despill.blurred_mix(P[ask], B[ask], ref, key.noise, 1.0)
+            mixed, _, blur_share = unblur.blurred_mix(P[ask], B[ask], ref, key.noise, 1.0)
             ask[ask] = ~mixed | (blur_share < FAINT_ALPHA)
         keep = ~shallow | ask
         P, B, at, a = P[keep], B[keep], at[keep], a[keep]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from . import despill
+from . import despill, unblur
 from .backdrop import SHADOW_FLOOR, KeyModel, clean_mask, colour_distance, shade
 from .blur import normalized_blur
 from .channels import dot, gather, norm2
@@ -213,16 +213,16 @@ def thin_gaps(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, noise: float,
     share = np.clip(dot(dc, vc) / np.maximum(norm2(vc), 1e-6), 0.0, 1.0)
     off = np.sqrt(norm2(dc - share[:, None] * vc))
     ok = (off <= THIN_GAP_CHROMA + noise) & (share >= THIN_GAP_SHARE) & (
-        share <= despill.UNBLUR_SHARE)
+        share <= unblur.UNBLUR_SHARE)
     # Nor is a colour near a portrait colour, or, where the silhouette moved, mostly a
     # portrait colour mixed with the backdrop (a motion-blurred blade between its ink
     # outlines; a gap between moving strands reads as mostly backdrop).
-    ok &= despill.nearest(P, reference) > despill.UNBLUR_KEEP
+    ok &= despill.nearest(P, reference) > unblur.UNBLUR_KEEP
     if moving is not None:
         swept = ok & moving[gap]
         if swept.any():
-            mixed, _, t = despill.blurred_mix(P[swept], B[swept], reference, noise,
-                                              despill.UNBLUR_SHARE)
+            mixed, _, t = unblur.blurred_mix(P[swept], B[swept], reference, noise,
+                                              unblur.UNBLUR_SHARE)
             ok[swept] = ~(mixed & (t >= THIN_GAP_BLUR))
     gap[gap] = ok
     return gap

@@ -10,9 +10,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import despill
+from . import despill, unblur
 from .backdrop import KeyModel
 from .blur import normalized_blur
+from .channels import key_excess
 from .despill import LUMA, LUMA_SEPARATION, RIM_SPILL_COST, SPILL_COST, unmix
 from .edgezone import CHROMA_SMEAR, Edge
 
@@ -71,7 +72,7 @@ def solve(edge: Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel,
     # The key channel may not exceed the other two by more than the chosen colour's own
     # excess (a green shirt's edge stays green, a red cape's does not), nor, where smeared,
     # fall far below it.
-    own = despill.key_excess(F, c)
+    own = key_excess(F, c)
     o = [i for i in range(3) if i != c]
     others = np.maximum(Fp[:, o[0]], Fp[:, o[1]])
     Fp[:, c] = np.minimum(Fp[:, c], others + own + EXCESS_SLACK)
@@ -128,7 +129,7 @@ def _extend_inward(edge: Edge, F: np.ndarray, Fp: np.ndarray, cap: np.ndarray,
     use = edge.smeared & (near_sup > 0.02) & (
         despill.line_residual(P, B, F2) <= despill.line_residual(P, B, F) + EXTEND_SLACK)
     if ref is not None:
-        spilled = (despill.key_excess(F2, c) > despill.key_excess(F, c) + EXTEND_EXCESS) & (
-            despill.nearest(F2, ref) > despill.UNBLUR_KEEP)
+        spilled = (key_excess(F2, c) > key_excess(F, c) + EXTEND_EXCESS) & (
+            despill.nearest(F2, ref) > unblur.UNBLUR_KEEP)
         use &= ~spilled
     return np.where(use[:, None], F2, F), np.where(use, 1.0, cap)

@@ -19,6 +19,7 @@ from comfy_nodes.core import (
     outline,
     silhouette,
     solve,
+    unblur,
 )
 from comfy_nodes.core.channels import key_excess
 from comfy_nodes.core.reference import (
@@ -149,7 +150,7 @@ def test_smeared_parts_fit_an_exact_mix(f, b, t):
     at least that), and F = (0, 0, 0) over B = (1, 1, 1) had no chroma to read a share by."""
     assume(float(np.linalg.norm(f - b)) > 4)
     p = t * f + (1 - t) * b
-    fit = despill._SmearedParts.of(p[None], b[None], f[None, None])
+    fit = despill.SmearedParts.of(p[None], b[None], f[None, None])
     t_fit, resid = fit.at(np.ones(1, np.float32))
     assert resid[0, 0] < 0.5
     if abs(float((f - b) @ despill.LUMA)) > despill.LUMA_SEPARATION:
@@ -189,10 +190,10 @@ def test_blurred_mix_judges_each_pair_as_alone(pairs):
     c = np.array([t * f + (1 - t) * bd for f, bd, t in pairs], np.float32).round()
     b = np.array([bd for _, bd, _ in pairs], np.float32)
     c, b = np.concatenate([c, c[::-1]]), np.concatenate([b, b[::-1]])  # with repeats
-    mixed, f, t = despill.blurred_mix(c, b, reference, 2.0, despill.UNBLUR_SHARE)
+    mixed, f, t = unblur.blurred_mix(c, b, reference, 2.0, unblur.UNBLUR_SHARE)
     for i in range(len(c)):
-        alone = despill.blurred_mix(c[i:i + 1], b[i:i + 1], reference, 2.0,
-                                    despill.UNBLUR_SHARE)
+        alone = unblur.blurred_mix(c[i:i + 1], b[i:i + 1], reference, 2.0,
+                                    unblur.UNBLUR_SHARE)
         assert alone[0][0] == mixed[i] and np.array_equal(alone[1][0], f[i])
         assert alone[2][0] == t[i]
 
@@ -209,11 +210,11 @@ def test_unblur_leaves_a_missing_candidate_missing(reference, b, t):
     ref = np.stack(reference)
     blur = np.round(t * ref[0] + (1 - t) * b)
     # a blur that blurred_mix takes for one alone (not, say, a dark green lit)
-    assume(despill.blurred_mix(blur[None].astype(np.float32), b[None], ref, 2.0,
-                               despill.UNBLUR_SHARE)[0][0])
+    assume(unblur.blurred_mix(blur[None].astype(np.float32), b[None], ref, 2.0,
+                               unblur.UNBLUR_SHARE)[0][0])
     C = np.stack([b, b, blur])[None].astype(np.float32)
-    despill.unblur(C, b[None], np.array([True]), ref, 2.0,
-                   np.full(3, despill.UNBLUR_SHARE, np.float32))
+    unblur.unblur(C, b[None], np.array([True]), ref, 2.0,
+                   np.full(3, unblur.UNBLUR_SHARE, np.float32))
     assert np.array_equal(C[0, :2], np.stack([b, b]))
     assert np.linalg.norm(C[0, 2] - blur) > 1  # the blur is replaced by a portrait colour
     assert despill.shade_distance(C[0, 2:], ref)[0] < 1e-3
@@ -230,12 +231,12 @@ def test_a_portrait_colour_a_little_toward_the_backdrop_is_a_mix(f, b, d):
     green mixed with green)."""
     v = b - f
     dist = float(np.linalg.norm(v))
-    assume(dist >= despill.NEAR_MIX_FAR + 5)
+    assume(dist >= unblur.NEAR_MIX_FAR + 5)
     along = float(v @ f) / max(float(f @ f), 1e-6)
     assume(float(np.linalg.norm(v - along * f)) >= 0.6 * dist)
     t = 1.0 - d / dist
     c = np.round(t * f + (1 - t) * b)[None].astype(np.float32)
-    mixed, got, share = despill.blurred_mix(c, b[None], f[None], 2.0, despill.UNBLUR_SHARE)
+    mixed, got, share = unblur.blurred_mix(c, b[None], f[None], 2.0, unblur.UNBLUR_SHARE)
     assert mixed[0] and np.array_equal(got[0], f)
     assert abs(float(share[0]) - t) < 0.02
 
@@ -255,13 +256,13 @@ def test_a_mix_near_another_colour_off_its_shades_is_a_mix(f, b, t, sign, d):
     assume(np.linalg.norm(across) > 1e-3)
     other = mix + sign * d * across / np.linalg.norm(across)
     assume(((other >= 0) & (other <= 255)).all())
-    assume(min(np.linalg.norm(f - b), np.linalg.norm(other - b)) >= despill.NEAR_MIX_FAR)
+    assume(min(np.linalg.norm(f - b), np.linalg.norm(other - b)) >= unblur.NEAR_MIX_FAR)
     reference = np.array([f, other], np.float32)
     c = mix[None].astype(np.float32)
-    assume(despill.shade_distance(c, reference)[0] > despill.KEEP_CLEARER + 2)
+    assume(despill.shade_distance(c, reference)[0] > unblur.KEEP_CLEARER + 2)
     assume(despill.line_residual(c, b[None], other[None].astype(np.float32))[0]
            > despill.SPILL_COST)
-    mixed, got, share = despill.blurred_mix(c, b[None], reference, 2.0, despill.UNBLUR_SHARE)
+    mixed, got, share = unblur.blurred_mix(c, b[None], reference, 2.0, unblur.UNBLUR_SHARE)
     assert mixed[0] and np.array_equal(got[0], f), (got, share)
 
 
@@ -272,11 +273,11 @@ def test_a_colour_near_a_portrait_colour_no_mix_explains_better_is_its_own():
     not the grey blurred at 88 % (under UNBLUR_SHARE: only the keep rule says no)."""
     grey, blue = np.array([[183, 188, 192]], np.float32), np.array([[31, 62, 205]], np.float32)
     c = np.array([[170, 167, 191]], np.float32)
-    assert despill.nearest(c, grey)[0] <= despill.UNBLUR_KEEP
+    assert despill.nearest(c, grey)[0] <= unblur.UNBLUR_KEEP
     shade, miss = despill.shade_distance(c, grey)[0], despill.mix_distance(c, blue, grey)[0]
-    assert despill.KEEP_CLEARER < shade <= miss + despill.KEEP_CLEARER
-    mixed, _, share = despill.blurred_mix(c, blue, grey, 2.0, despill.UNBLUR_SHARE)
-    assert share[0] < despill.UNBLUR_SHARE and not mixed[0]
+    assert unblur.KEEP_CLEARER < shade <= miss + unblur.KEEP_CLEARER
+    mixed, _, share = unblur.blurred_mix(c, blue, grey, 2.0, unblur.UNBLUR_SHARE)
+    assert share[0] < unblur.UNBLUR_SHARE and not mixed[0]
 
 
 def test_a_pale_parts_blurred_interior_on_blue_is_a_mix():
@@ -288,7 +289,7 @@ def test_a_pale_parts_blurred_interior_on_blue_is_a_mix():
                           [183, 188, 192], [224, 230, 235], [164, 168, 172]], np.float32)
     local = np.array([[164, 173, 202]], np.float32)
     blue = np.array([[31, 62, 205]], np.float32)
-    mixed, f, share = despill.blurred_mix(local, blue, reference, 1.5, despill.UNBLUR_SHARE)
+    mixed, f, share = unblur.blurred_mix(local, blue, reference, 1.5, unblur.UNBLUR_SHARE)
     assert mixed[0] and np.array_equal(f[0], reference[3]), (f, share)
     assert 0.85 < share[0] < 0.9
 
@@ -308,11 +309,11 @@ def test_a_shade_between_a_parts_tones_is_no_far_colours_blur():
     read so, the trousers' rims were un-mixed against the hook and keyed out (holes 4.4 %)."""
     reference = np.concatenate([_TROUSERS, _HOOK[None]])
     c = np.array([[58, 86, 164]], np.float32)
-    assert despill.nearest(c, _TROUSERS[[0, 2]])[0] > despill.UNBLUR_KEEP
-    assert despill.shade_distance(c, _TROUSERS[:1])[0] <= despill.UNBLUR_SHADE
+    assert despill.nearest(c, _TROUSERS[[0, 2]])[0] > unblur.UNBLUR_KEEP
+    assert despill.shade_distance(c, _TROUSERS[:1])[0] <= unblur.UNBLUR_SHADE
     assert despill.mix_distance(c, _BLUE_SCREEN[None], _HOOK[None])[0] < 1.0
-    mixed, f, share = despill.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
-                                          despill.UNBLUR_SHARE)
+    mixed, f, share = unblur.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
+                                          unblur.UNBLUR_SHARE)
     assert not mixed[0], (f, share)
 
 
@@ -331,10 +332,10 @@ def test_a_parts_shade_is_never_a_far_colours_blur(s, u):
     least = float(np.max(np.abs(d) / np.where(d > 0, 255 - _BLUE_SCREEN, _BLUE_SCREEN)))
     t = least + u * (min(least + 0.3, 0.9) - least)
     hook = np.clip(_BLUE_SCREEN + d / t, 0, 255)
-    assume(despill.shade_distance(hook[None], _TROUSERS)[0] > 2 * despill.UNBLUR_KEEP)
+    assume(despill.shade_distance(hook[None], _TROUSERS)[0] > 2 * unblur.UNBLUR_KEEP)
     reference = np.concatenate([_TROUSERS, hook[None]])
-    mixed, f, _ = despill.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
-                                      despill.UNBLUR_SHARE)
+    mixed, f, _ = unblur.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
+                                      unblur.UNBLUR_SHARE)
     assert not (mixed[0] and np.array_equal(f[0], hook))
 
 
@@ -345,9 +346,9 @@ def test_a_far_colours_blur_off_every_shade_is_still_a_blur(t):
     blurred. Bounds the rule from above: a shade reach of 12 keeps the 29 % blur opaque."""
     reference = np.concatenate([_TROUSERS, _HOOK[None]])
     c = np.round(t * _HOOK + (1 - t) * _BLUE_SCREEN)[None]
-    assert despill.shade_distance(c, _TROUSERS)[0] > despill.UNBLUR_SHADE + 2
-    mixed, f, share = despill.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
-                                          despill.UNBLUR_SHARE)
+    assert despill.shade_distance(c, _TROUSERS)[0] > unblur.UNBLUR_SHADE + 2
+    mixed, f, share = unblur.blurred_mix(c, _BLUE_SCREEN[None], reference, 1.5,
+                                          unblur.UNBLUR_SHARE)
     assert mixed[0] and np.array_equal(f[0], _HOOK), (f, share)
 
 
@@ -359,9 +360,9 @@ def test_a_near_key_colour_toward_the_backdrop_is_its_own(b, off, d):
     backdrop, shading and noise read as a large share of it."""
     f = np.clip(b + np.array(off, np.float32), 0, 255)
     dist = float(np.linalg.norm(b - f))
-    assume(d + 1 < dist < despill.NEAR_MIX_FAR)
+    assume(d + 1 < dist < unblur.NEAR_MIX_FAR)
     c = np.round(f + d / dist * (b - f))[None].astype(np.float32)
-    mixed, _, _ = despill.blurred_mix(c, b[None], f[None], 2.0, despill.UNBLUR_SHARE)
+    mixed, _, _ = unblur.blurred_mix(c, b[None], f[None], 2.0, unblur.UNBLUR_SHARE)
     assert not mixed[0]
 
 
@@ -372,8 +373,8 @@ def test_a_portrait_colour_shaded_or_lit_is_its_own(f, b, k):
     not a mix, wherever the backdrop lies."""
     c = k * f
     # (1 level inside: blurred_mix judges whole levels, and rounding moves c by up to 0.9)
-    assume(c.max() <= 255 and float(np.linalg.norm(c - f)) <= despill.UNBLUR_KEEP - 1)
-    mixed, _, _ = despill.blurred_mix(c[None].astype(np.float32), b[None], f[None], 2.0, 1.0)
+    assume(c.max() <= 255 and float(np.linalg.norm(c - f)) <= unblur.UNBLUR_KEEP - 1)
+    mixed, _, _ = unblur.blurred_mix(c[None].astype(np.float32), b[None], f[None], 2.0, 1.0)
     assert not mixed[0]
 
 
@@ -580,7 +581,7 @@ def test_a_linear_blur_ramp_is_unmixed_to_its_part(moved, width):
     such a ramp; none of them may count as a colour the character wears
     (candidates.worn_colours), or the ramp is kept as its mixes (measured so: alpha off by
     0.30-0.36, colour by 50-57 levels). Nor may a centre at 60-90 % red be kept as a
-    colour because the frame's palette holds whole parts (despill.UNBLUR_PALETTE_SHARE):
+    colour because the frame's palette holds whole parts (unblur.UNBLUR_PALETTE_SHARE):
     it lies 20+ levels off every shade of the portrait's colours, a blur of one (measured
     so: the worst column off by 0.33-0.40; at 60-120 px 0.04-0.08 on average and the
     colour by 8-14 levels; now 0.10 at most, 0.01 on average, 1-3 levels)."""
@@ -642,8 +643,8 @@ def test_between_parts_is_the_nearest_pair_segment(colours, pixels, data):
     for i in range(len(ref)):
         for j in range(i + 1, len(ref)):
             best = np.minimum(best, despill.line_residual(c, ref[i][None], ref[j][None]))
-    margin = best - despill.line_residual(c, b, f) - despill.BETWEEN_PARTS_SLACK
-    got = despill.between_parts(c, b, f, ref)
+    margin = best - despill.line_residual(c, b, f) - unblur.BETWEEN_PARTS_SLACK
+    got = unblur.between_parts(c, b, f, ref)
     clear = np.abs(margin) > 0.5  # float32 rounding aside (measured: within 0.09 levels)
     assert np.array_equal(got[clear], (margin <= 0)[clear])
 
@@ -652,7 +653,7 @@ def test_the_boundary_of_a_part_and_a_green_one_is_not_a_blur():
     """A skin-coloured bar beside a shirt of nearly the backdrop's green, their boundary
     blurred 20 px (a 50 % mix of skin and shirt, which lies on the line from skin to the
     backdrop too): with both in the portrait and nothing moving, the boundary stays opaque
-    (despill.between_parts). The same band is taken as a blur when the portrait holds
+    (unblur.between_parts). The same band is taken as a blur when the portrait holds
     skin alone."""
     skin, shirt = np.array([210, 160, 125], np.float32), np.array([60, 185, 75], np.float32)
     rows = slice(80, 360)
@@ -849,8 +850,8 @@ def test_a_palettes_boundary_colours_are_told_from_its_own():
     boundary = [51, 143, 73]  # 53 % of the way from the legs to the shirt, 5 levels off
     near_end = [55, 175, 72]  # 85 % of the way: a shade of the shirt
     palette = np.array([shirt, legs, skin, boundary], np.float32)
-    assert despill._between_others(palette).tolist() == [False, False, False, True]
-    assert not despill._between_others(np.array([shirt, legs, skin, near_end],
+    assert unblur._between_others(palette).tolist() == [False, False, False, True]
+    assert not unblur._between_others(np.array([shirt, legs, skin, near_end],
                                                 np.float32)).any()
 
 
@@ -866,7 +867,7 @@ def test_a_portrait_of_few_colours_despills(colours):
         portrait[:, i * 120 // len(colours):(i + 1) * 120 // len(colours), :3] = c
     portrait[..., :3] = np.clip(portrait[..., :3] + rng.normal(0, 3, (120, 120, 3)), 0, 255)
     reference = portrait_palette(portrait)
-    assert len(reference) == 8 and not despill._between_others(reference).any()
+    assert len(reference) == 8 and not unblur._between_others(reference).any()
     frame, key = _bar_with_blur(6)
     out = matte.refine(frame, key, reference=Reference(reference),
                        moving=np.ones((448, 448), bool))
@@ -946,10 +947,10 @@ def test_unwrap_finds_the_portrait_colour_a_thin_part_was_mixed_from(f, t, f_las
     assume(f[1] <= max(f[0], f[2]) - 10 and np.linalg.norm(f - b) > 80)
     c = t * f + (1 - t) * b
     assume(float(despill.line_residual(c[None], b[None], ink[None])[0]) > 30)
-    assume(np.linalg.norm(c - ink) > despill.UNBLUR_KEEP)
-    assume(float(despill.shade_distance(c[None], ink[None])[0]) > despill.UNBLUR_KEEP)
+    assume(np.linalg.norm(c - ink) > unblur.UNBLUR_KEEP)
+    assume(float(despill.shade_distance(c[None], ink[None])[0]) > unblur.UNBLUR_KEEP)
     ref = np.array([ink, f] if f_last else [f, ink])
-    got = despill.unwrap(np.array([c, f, ink]), np.array([b, b, b]), ref, 2.0, 0.6, 1)
+    got = unblur.unwrap(np.array([c, f, ink]), np.array([b, b, b]), ref, 2.0, 0.6, 1)
     assert np.array_equal(got[0], f), got[0]
     assert np.array_equal(got[1:], np.array([f, ink]))
 
@@ -968,17 +969,17 @@ def test_unwrap_reads_a_thin_part_whose_chroma_420_mixed_with_the_backdrop(f, t,
     b = np.array([30, 70, 190], np.float32)
     ink = np.array([34, 28, 40], np.float32)
     assume(f[2] <= max(f[0], f[1]) - 10)
-    assume(abs(float((f - b) @ despill.LUMA)) > despill.UNWRAP_LUMA_SEPARATION + 5)
+    assume(abs(float((f - b) @ despill.LUMA)) > unblur.UNWRAP_LUMA_SEPARATION + 5)
     mix_y = t * f + (1 - t) * b
     mix_c = (t - lag) * f + (1 - t + lag) * b
     ycc = np.concatenate([[_YCC[0] @ mix_y], _YCC[1:] @ mix_c])
     c = np.linalg.solve(_YCC, ycc).astype(np.float32)
     assume(((c >= 0) & (c <= 255)).all())
     assume(float(despill.line_residual(c[None], b[None], ink[None])[0]) > 30)
-    assume(np.linalg.norm(c - ink) > despill.UNBLUR_KEEP)
-    assume(float(despill.shade_distance(c[None], ink[None])[0]) > despill.UNBLUR_KEEP)
+    assume(np.linalg.norm(c - ink) > unblur.UNBLUR_KEEP)
+    assume(float(despill.shade_distance(c[None], ink[None])[0]) > unblur.UNBLUR_KEEP)
     ref = np.array([ink, f] if f_last else [f, ink])
-    got = despill.unwrap(np.array([c, f, ink]), np.array([b, b, b]), ref, 2.0, 0.6, 2)
+    got = unblur.unwrap(np.array([c, f, ink]), np.array([b, b, b]), ref, 2.0, 0.6, 2)
     assert np.array_equal(got[0], f), (c, got[0])
     assert np.array_equal(got[1:], np.array([f, ink]))
 
@@ -992,7 +993,7 @@ def test_unwrap_takes_no_mostly_backdrop_pixel_by_a_small_luma_difference():
     skin = np.array([195, 153, 136], np.float32)
     c = np.array([[87, 190, 91]], np.float32)
     assert 25 < float((skin - b) @ despill.LUMA) < 30  # the case as measured
-    assert np.array_equal(despill.unwrap(c, b[None], skin[None], 2.0, 0.6, 1), c)
+    assert np.array_equal(unblur.unwrap(c, b[None], skin[None], 2.0, 0.6, 1), c)
 
 
 def test_unwrap_leaves_green_parts_and_colours_near_another_portrait_colour():
@@ -1004,9 +1005,9 @@ def test_unwrap_leaves_green_parts_and_colours_near_another_portrait_colour():
     shirt, red, brown = (np.array(c, np.float32) for c in ((51, 143, 73), (208, 31, 42),
                                                            (186, 63, 54)))
     near_brown = 0.85 * red + 0.15 * b
-    assert np.linalg.norm(near_brown - brown) < despill.UNBLUR_KEEP
+    assert np.linalg.norm(near_brown - brown) < unblur.UNBLUR_KEEP
     c = np.array([0.7 * shirt + 0.3 * b, near_brown, 0.3 * red + 0.7 * b])
-    got = despill.unwrap(c, np.array([b, b, b]), np.array([shirt, red, brown]), 2.0, 0.6, 1)
+    got = unblur.unwrap(c, np.array([b, b, b]), np.array([shirt, red, brown]), 2.0, 0.6, 1)
     assert np.array_equal(got, c)
 
 
@@ -1020,7 +1021,7 @@ def test_unwrap_leaves_a_shade_of_a_portrait_colour_its_own(colours, pick, k, b)
     g = colours[pick % len(colours)]
     c = np.clip(k * g, 0, 255)
     assume(float(despill.shade_off(c[None], g[None])[0]) < 0.5)  # not clipped away from k g
-    got = despill.unwrap(c[None], b[None], np.array(colours), 2.0, 0.6, 1)[0]
+    got = unblur.unwrap(c[None], b[None], np.array(colours), 2.0, 0.6, 1)[0]
     assert np.array_equal(got, c) or np.array_equal(got, g), (c, got)
 
 
@@ -1032,7 +1033,7 @@ def test_unwrap_keeps_a_green_goblins_shaded_arm():
     brown, skin = np.array([87, 62, 41], np.float32), np.array([66, 155, 57], np.float32)
     c = np.array([[53, 125, 44]], np.float32)
     assert float(despill.line_residual(c, b[None], brown[None])[0]) < 8  # the mix fits too
-    assert np.array_equal(despill.unwrap(c, b[None], np.array([brown, skin]), 2.0, 0.6, 1), c)
+    assert np.array_equal(unblur.unwrap(c, b[None], np.array([brown, skin]), 2.0, 0.6, 1), c)
 
 
 @pytest.mark.parametrize("off, kept", [(10.0, True), (17.0, False)])
@@ -1049,9 +1050,9 @@ def test_unwrap_weighs_a_shade_against_the_mixs_own_fit(off, kept):
     side /= np.linalg.norm(side)
     g = c / 0.8 + side * off / 0.8  # a shade of g at 0.8 lies `off` levels to c's side
     shade = float(despill.shade_off(c[None], g[None])[0])
-    assert (shade <= fit + despill.NEAR_MIX_CLEARER) == kept, (shade, fit)
-    assert shade < despill.UNBLUR_KEEP and np.linalg.norm(g - c) > despill.UNBLUR_KEEP
-    got = despill.unwrap(c[None], b[None], np.array([brown, g]), 2.0, 0.6, 1)[0]
+    assert (shade <= fit + unblur.NEAR_MIX_CLEARER) == kept, (shade, fit)
+    assert shade < unblur.UNBLUR_KEEP and np.linalg.norm(g - c) > unblur.UNBLUR_KEEP
+    got = unblur.unwrap(c[None], b[None], np.array([brown, g]), 2.0, 0.6, 1)[0]
     assert np.array_equal(got, c if kept else brown), got
 
 
@@ -1070,9 +1071,9 @@ def test_unwrap_weighs_a_shade_against_a_luma_mix_within_near_mix_clearer(off, k
     side /= np.linalg.norm(side)
     g = c / 0.9 + side * off / 0.9
     shade = float(despill.shade_off(c[None], g[None])[0])
-    assert (shade <= despill.NEAR_MIX_CLEARER) == kept, shade
-    assert np.linalg.norm(g - c) > despill.UNBLUR_KEEP
-    got = despill.unwrap(c[None], b[None], np.array([f, g]), 2.0, 0.6, 2)[0]
+    assert (shade <= unblur.NEAR_MIX_CLEARER) == kept, shade
+    assert np.linalg.norm(g - c) > unblur.UNBLUR_KEEP
+    got = unblur.unwrap(c[None], b[None], np.array([f, g]), 2.0, 0.6, 2)[0]
     assert np.array_equal(got, f) != kept, (c, got)
 
 
