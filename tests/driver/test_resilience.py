@@ -139,13 +139,13 @@ def test_disk_full_mid_batch_stops_cleanly_and_resumes(workspace, full_disk):
     out, work = disk / "out", disk / "work"
     workspace.write(out=str(out), work=str(work), overrides=SLOW)
     (work / "hero_idle").mkdir(parents=True)
-    (work / "hero_idle" / ".clip.mp4.999999.part").write_bytes(b"left by a killed run")
+    (work / "hero_idle" / ".h3sprite-clip.mp4.999999.1.tmp").write_bytes(b"left by a killed run")
     proc = _popen_batch(workspace, "--chars", "hero", env=full_disk.env)
     deadline = time.monotonic() + 180
     while not list(out.glob("*/*.webp")) and time.monotonic() < deadline:
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.1)
-    assert not _temp_files(work), "the old .part was not swept at the start"
+    assert not _temp_files(work), "the old .tmp was not swept at the start"
     full_disk.fill()
     stdout, stderr = proc.communicate(timeout=240)
     assert proc.returncode == 1, stderr + stdout
