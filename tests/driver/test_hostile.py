@@ -141,6 +141,28 @@ def test_wording_file_must_be_a_small_regular_file(tmp_path, target):
     check_and_dry_run(write(tmp_path, doc), "wording_file")
 
 
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder", "big"])
+def test_only_list_must_be_a_small_regular_file(tmp_path, target):
+    """`--only @FILE` is read as the joblist is: /dev/zero filled memory, a FIFO hung."""
+    path = write(tmp_path, base_doc(tmp_path))
+    if target == "fifo":
+        os.mkfifo(tmp_path / "jobs.txt")
+        target = str(tmp_path / "jobs.txt")
+    elif target == "folder":
+        (tmp_path / "jobs").mkdir()
+        target = str(tmp_path / "jobs")
+    elif target == "big":
+        (tmp_path / "big.txt").write_text("hero/idle\n" * 200_000)  # 2 MB
+        target = str(tmp_path / "big.txt")
+    before = sorted(tmp_path.rglob("*"))
+    for extra in (["--dry-run"], []):
+        res = run_bounded("batch", str(path), "--only", f"@{target}", *extra,
+                          env={"H3SPRITE_STATE_DIR": str(tmp_path / "state")})
+        assert_clean(res, f"--only list {target}")
+        assert len(res.err.splitlines()) == 1, res.err
+    assert sorted(tmp_path.rglob("*")) == before
+
+
 def test_long_name_is_refused_and_not_echoed_whole(tmp_path):
     doc = base_doc(tmp_path)
     doc["actions"] = ["x" * 100_000]
