@@ -106,7 +106,7 @@ def _sheet(sheet_json: Path) -> dict | None:
 
 def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
     db = loaded.out / "h3sprite.sqlite"
-    store = Store(db)
+    store = Store(db, read_only=True)  # the page writes nothing into the state
     keys = [(c, a) for c in loaded.spec.characters for a in loaded.actions_of(c)]
     joblist_seeds = {f"{c}/{a}": loaded.seed(c, a) for c, a in keys}
     seeds = {**joblist_seeds, **reroll.kept(store, joblist_seeds)}
