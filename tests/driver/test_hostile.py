@@ -3,6 +3,7 @@ time, from a real `python -m driver` subprocess (its peak RSS read back with wai
 
 from __future__ import annotations
 
+import json
 import os
 import struct
 import subprocess
@@ -284,6 +285,21 @@ def test_workflow_that_is_a_fifo_or_too_deep_is_refused(tmp_path):
         doc["workflow"] = name
         res = run_bounded("check", str(write(tmp_path, doc)))
         assert_clean(res, name, needle)
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+def test_workflow_with_a_number_json_has_not_is_refused(tmp_path, value):
+    """Python's json reads NaN and Infinity, the request to ComfyUI cannot carry them: check
+    and batch named a lost server three times. Refused at load, naming node and input."""
+    text = (REPO / "api_workflows" / "preview.json").read_text()
+    graph = json.loads(text)
+    graph["6"]["inputs"]["simulate_seconds"] = float(value.replace("Infinity", "inf"))
+    (tmp_path / "nan.json").write_text(json.dumps(graph))  # json writes NaN / Infinity
+    assert value in (tmp_path / "nan.json").read_text()
+    doc = base_doc(tmp_path)
+    doc["workflow"] = "nan.json"
+    check_and_dry_run(write(tmp_path, doc), f"nan.json holds {value} at node 6 "
+                      "(H3Sprite_PreviewMotion) input 'simulate_seconds'")
 
 
 def test_recipe_file_and_clip_of_driver_process(tmp_path):
