@@ -5,7 +5,7 @@ to, the generation fingerprint and the frame count in the job's row (`meta.infli
 driver killed with SIGKILL leaves that prompt queued or running on the server; the next
 run asks /queue and /history for it and adopts it (waits, takes its clip) when the server
 still has it and it was submitted by the recorded client with the same inputs. Anything
-else is resubmitted.
+else is resubmitted, a prompt that ended in error or was interrupted (Ctrl-C) included.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from driver.client import ComfyClient
+from driver.client import ComfyClient, succeeded
 
 
 class Where(Enum):
@@ -63,7 +63,6 @@ def where(client: ComfyClient, inflight: Inflight) -> Where:
     hist = client.history(inflight.prompt_id)
     if not hist or _client_of(hist.get("prompt")) != inflight.client_id:
         return Where.GONE
-    status = hist.get("status", {})
-    if not status.get("completed"):
-        return Where.QUEUED  # filed but not yet marked complete
-    return Where.DONE if status.get("status_str") == "success" else Where.FAILED
+    # In /history means ended (client.succeeded): an error or an interruption (Ctrl-C
+    # interrupts our prompt) is finished, not queued, and is sent again.
+    return Where.DONE if succeeded(hist) else Where.FAILED

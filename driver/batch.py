@@ -62,7 +62,7 @@ class Batch:
             # issue 10: check the space before creating anything on a possibly full disk;
             # then sweep the temporary files a killed or failed run left
             disk.require(self.loaded.out, disk.START_NEED)
-            disk.sweep(self.loaded.out, self.loaded.work)
+            disk.sweep(*written_folders(self.loaded))
             self.loaded.out.mkdir(parents=True, exist_ok=True)
             self.store = Store(db)
             self.reserve = disk.Reserve(self.loaded.out)
@@ -228,6 +228,15 @@ class Batch:
             return str(e)
         return Generator(server, self.workflow, self.loaded.spec.overrides, self.say,
                          store=self.store)
+
+
+def written_folders(loaded: Loaded) -> list[Path]:
+    """The folders a batch writes files into (out: actions.json; out/<char>: the sheets;
+    work/<char>_<action>: the clip and first frame), the only places its temporary files
+    can be left; out: and work: may be a user's own folder, so never anything below."""
+    chars = loaded.spec.characters
+    return [loaded.out, *(loaded.out / c for c in chars),
+            *(loaded.work / f"{c}_{a}" for c in chars for a in loaded.actions_of(c))]
 
 
 def log_to_file(out: Path) -> Path:

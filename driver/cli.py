@@ -85,7 +85,7 @@ def cmd_process(args: argparse.Namespace) -> int:
         raise UsageError("--cell-height and --max-width must be at least 8 pixels")
     if args.max_width > 16383:
         raise UsageError("--max-width above 16383 exceeds WebP's side limit")
-    stem = safe_name(args.name or args.action, "--name")
+    stem = safe_name(args.name, "--name") if args.name else safe_name(args.action, "--action")
     character = safe_name(args.character, "--character")
     formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
                             "--formats")

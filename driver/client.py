@@ -158,14 +158,14 @@ class ComfyClient:
         after `timeout` (a prompt the server knows must never be sent again)."""
         if not self.knows(prompt_id):
             return None
-        hist = poll_until(lambda: self._completed(prompt_id), timeout, interval)
-        if not hist or hist["status"].get("status_str") != "success":
+        hist = poll_until(lambda: self._ended(prompt_id), timeout, interval)
+        if not hist or not succeeded(hist):
             return None
         return Run(prompt_id, outputs=hist.get("outputs", {}))
 
-    def _completed(self, prompt_id: str) -> dict | None:
-        hist = self.history(prompt_id)
-        return hist if hist.get("status", {}).get("completed") else None
+    def _ended(self, prompt_id: str) -> dict | None:
+        """The prompt's /history entry once it has one, ended well or not (succeeded())."""
+        return self.history(prompt_id) or None
 
     def upload(self, path: Path, name: str, subfolder: str = "h3sprite") -> str:
         """Upload an input image; returns the name to use in the graph."""
@@ -265,15 +265,25 @@ class ComfyClient:
             ws.close()
         run.finished = time.time()
         # execution_success is sent before the worker files the prompt in /history: poll.
-        hist = poll_until(lambda: self._completed(prompt_id), 30, 0.05) or {}
-        status = hist.get("status", {})
-        if status.get("status_str") != "success":
+        hist = poll_until(lambda: self._ended(prompt_id), 30, 0.05) or {}
+        status = hist.get("status") or {}
+        if not succeeded(hist):
             raise ExecutionFailed(f"prompt {prompt_id} did not succeed per /history: "
                                   f"{status.get('status_str', 'no record')}")
         run.outputs = hist.get("outputs", {})
         if not run.started:
             run.started = run.finished
         return run
+
+
+def succeeded(hist: dict) -> bool:
+    """Whether a /history entry is a run that succeeded. ComfyUI files a prompt there only
+    once it has ended (execution.PromptQueue.task_done, from main.py's worker): status
+    {"status_str": "success", "completed": true} when it ran through, {"status_str":
+    "error", "completed": false} when it failed or was interrupted (its "messages" end in
+    execution_error or execution_interrupted). Not completed is never "still running"."""
+    status = hist.get("status") or {}
+    return status.get("status_str") == "success" and bool(status.get("completed"))
 
 
 def output_files(outputs: dict, node_id: str) -> list[dict]:

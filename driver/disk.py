@@ -3,8 +3,9 @@
 ENOSPC (or a quota's EDQUOT, or SQLite's "database or disk is full") anywhere stops the
 batch with one line naming the path, the free space and what the rest needs; finished
 jobs are kept, the summary is printed, and the next run resumes. Temporary files are
-written as `.<name>.<pid>.tmp` / `.part` beside their target: removed on error where they
-are written, and swept at the next start in case the process was killed.
+written as `.h3sprite-<name>.<pid>.<thread>.tmp` beside their target: removed on error
+where they are written, and swept at the next start in case the process was killed (only
+names of that form, only in the folders the batch writes into, never below them).
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ from pathlib import Path
 
 import psutil
 
+from comfy_nodes.core.util import TEMP_PREFIX
+
 MIB = 2**20
 START_NEED = 64 * MIB  # the log, the database and one sheet
 PER_JOB_NEED = 20 * MIB  # clips ~2-10 MB, sheets ~1 MB, logs
 BASE_NEED = 200 * MIB
-# .<name>.<pid of the writer>[.<thread>].tmp (core/util.atomic_write names its thread too)
-TEMP_NAME = re.compile(r"^\..+\.(\d+)\.\d+\.(?:tmp|part)$|^\..+\.(\d+)\.(?:tmp|part)$")
+# .h3sprite-<name>.<pid of the writer>.<its thread>.tmp: a file of core/util.atomic_write,
+# or a sheet's frames folder (core/export), which is written whole under such a name
+TEMP_NAME = re.compile(rf"^{re.escape(TEMP_PREFIX)}.+\.(\d+)\.\d+\.tmp$")
 
 
 class DiskFull(ValueError):
@@ -69,20 +73,26 @@ def require(where: Path, need: int) -> None:
 
 
 def sweep(*folders: Path) -> int:
-    """Remove the temporary files a killed or failed run left in these folders (not those
-    of a writer that is still alive: another driver may be writing beside us)."""
+    """Remove the temporary files (and frames folders) a killed or failed run left directly
+    in these folders, the ones the batch writes into; not those of a writer that is still
+    alive (another driver may be writing beside us), and nothing below them: `out: .` or
+    `work: /` must never walk a user's tree."""
     removed = 0
     for folder in folders:
         if not folder.is_dir():
             continue
-        for p in folder.rglob(".*"):
+        for p in folder.glob(f"{TEMP_PREFIX}*"):
             m = TEMP_NAME.match(p.name)
-            pid = int(m.group(1) or m.group(2)) if m else 0
-            if m and pid != os.getpid() and psutil.pid_exists(pid):
+            if not m or p.is_symlink():
                 continue
-            if m and p.is_file() and not p.is_symlink():
+            pid = int(m.group(1))
+            if pid != os.getpid() and psutil.pid_exists(pid):
+                continue
+            if p.is_dir():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
                 p.unlink(missing_ok=True)
-                removed += 1
+            removed += 1
     return removed
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import base64
 import io
 import json
+import os
 import shlex
+import stat
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -104,7 +106,7 @@ def _sheet(sheet_json: Path) -> dict | None:
 
 def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
     db = loaded.out / "h3sprite.sqlite"
-    store = Store(db)
+    store = Store(db, read_only=True)  # the page writes nothing into the state
     keys = [(c, a) for c in loaded.spec.characters for a in loaded.actions_of(c)]
     joblist_seeds = {f"{c}/{a}": loaded.seed(c, a) for c, a in keys}
     seeds = {**joblist_seeds, **reroll.kept(store, joblist_seeds)}
@@ -154,10 +156,49 @@ def _html_escape(text: str) -> str:
             .replace('"', "&quot;"))
 
 
+def inputs(loaded: Loaded) -> list[tuple[str, Path]]:
+    """What the run reads and keeps, by name: a page must never take their place."""
+    found = [("the joblist", loaded.path), ("the workflow", loaded.workflow),
+             ("the batch's state", loaded.out / "h3sprite.sqlite"),
+             ("actions.json", loaded.out / "actions.json")]
+    if loaded.spec.wording_file is not None:
+        found.append(("the wording file", loaded.root / loaded.spec.wording_file))
+    found += [(f"{cid}'s portrait", loaded.portrait(cid)) for cid in loaded.spec.characters]
+    return found
+
+
+def check_target(loaded: Loaded, path: Path) -> None:
+    """The page is written only where nothing is, or over an earlier page of ours (it is
+    made again from the state and sheets). Anything else is refused, never replaced: a
+    folder, a device or a pipe (known by stat, never opened), an input of the run, or any
+    other file (a user's own notes.html)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"{path} is a folder: give --out the page's file name")
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{path} is not a regular file (a device or a pipe?): give --out "
+                         "the page's file name")
+    for what, p in inputs(loaded):
+        if p.exists() and os.path.samefile(p, path):
+            raise ValueError(f"{path} is {what}: give --out another file name")
+    with open(path, "rb") as f:
+        ours = f.read(len(OUR_HEAD)) == OUR_HEAD
+    if not ours:
+        raise ValueError(f"{path} exists and is not a review page of h3sprite, so it is not "
+                         "replaced: give --out another name, or move that file away")
+
+
 def write(loaded: Loaded, joblist_arg: str, out: Path | None = None) -> tuple[Path, int]:
-    """Write the page (atomically); returns its path and the number of jobs on it."""
-    items = entries(loaded, joblist_arg)
+    """Write the page (atomically) where check_target allows; returns its path and the
+    number of jobs on it."""
     path = out or loaded.out / "review.html"
+    check_target(loaded, path)
+    items = entries(loaded, joblist_arg)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, render(loaded, joblist_arg, items).encode("utf-8"))
     return path, len(items)
@@ -165,3 +206,5 @@ def write(loaded: Loaded, joblist_arg: str, out: Path | None = None) -> tuple[Pa
 
 # The page itself (HTML, CSS and script, no outside resources): driver/review.html.
 PAGE = Path(__file__).with_name("review.html").read_text(encoding="utf-8")
+# How every page we write begins, up to its title's fixed words: an earlier page of ours.
+OUR_HEAD = (PAGE.split("{{TITLE}}")[0] + "h3sprite review: ").encode("utf-8")

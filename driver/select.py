@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from comfy_nodes.core.safeyaml import read_limited
+
 MAX_LIST_BYTES = 1 << 20  # a list of job names, not a data file
 
 
@@ -55,15 +57,9 @@ def parse(text: str, flag: str = "--only") -> list[Selector]:
 
 
 def read_list(path: Path, flag: str = "--only") -> list[Selector]:
-    try:
-        if path.stat().st_size > MAX_LIST_BYTES:
-            raise ValueError(f"{flag} @{path}: larger than {MAX_LIST_BYTES >> 20} MiB; "
-                             "is it a list of jobs?")
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ValueError(f"{flag} @{path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{flag} @{path}: not a text file of job names") from None
+    # A regular file of bounded size, read as the joblist is: a FIFO would block and
+    # /dev/zero would fill memory.
+    text = read_limited(path, f"{flag} list", limit=MAX_LIST_BYTES)
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()

@@ -14,6 +14,7 @@ re-roll through this connection and lock; the migrations leave it as it is.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -80,6 +81,14 @@ def _row(values: tuple) -> JobRow:
                   json.loads(parts or "{}"))
 
 
+# The column each migration added, by the version that added it (MIGRATIONS): a jobs table
+# of version v must have every other column.
+ADDED_IN = {"parts": 1}
+# What is true when the state file is moved away: the plan has no row for any job.
+REBUILD = ("move it away and run again (without it every job counts as new and is "
+           "generated again; the sheets it replaces go to _actions_old/)")
+
+
 class StoreError(ValueError):
     """The state file is from a newer h3sprite, or not ours."""
 
@@ -90,13 +99,34 @@ class Store:
         self.lock = threading.RLock()
         self.read_only = read_only
         self.columns = ", ".join(COLUMNS)
-        if read_only:
+        try:
+            self._open(path)
+        except sqlite3.DatabaseError as e:  # garbage, truncated, read-only, a folder...
+            with contextlib.suppress(AttributeError, sqlite3.Error):
+                self.db.close()
+            raise StoreError(self._unusable(e)) from None
+
+    def _unusable(self, e: sqlite3.DatabaseError) -> str:
+        """One line: which file, what SQLite said, and what to do."""
+        if isinstance(e, sqlite3.OperationalError) and "readonly" in str(e):
+            return (f"state file {self.path} cannot be written ({e}): make it and its folder "
+                    f"writable, or {REBUILD}")
+        if isinstance(e, sqlite3.OperationalError) and "unable to open" in str(e):
+            return (f"state file {self.path} cannot be opened ({e}): check that it and its "
+                    "folder can be read and written")
+        return f"state file {self.path} is not an h3sprite state database ({e}): {REBUILD}"
+
+    def _open(self, path: Path) -> None:
+        if path.exists() and not path.is_file():  # a folder or a FIFO: never opened
+            raise sqlite3.DatabaseError("not a regular file")
+        if self.read_only:
             self._open_read_only(path)
             return
         path.parent.mkdir(parents=True, exist_ok=True)
         # check_same_thread=False is safe here only because every use holds self.lock.
         self.db = sqlite3.connect(str(path), timeout=30, check_same_thread=False,
                                   isolation_level=None)  # transactions are explicit
+        self._check(self.db.execute("PRAGMA user_version").fetchone()[0])  # before any write
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # a finished job survives a power cut
         self._migrate()
@@ -114,6 +144,7 @@ class Store:
         if version > VERSION:
             raise StoreError(f"{self.path} was written by a newer h3sprite (schema "
                              f"{version}, this one reads {VERSION}): update h3sprite")
+        self._check(version)
         have = {r[1] for r in self.db.execute("PRAGMA table_info(jobs)")}
         if not have:  # missing or empty file: nothing has run
             self.db.close()
@@ -139,6 +170,18 @@ class Store:
                     for stmt in MIGRATIONS[v]:
                         self.db.execute(stmt)
             self.db.execute(f"PRAGMA user_version={VERSION}")
+
+    def _check(self, version: int) -> None:
+        """Raise, before anything is written to it, when the file is damaged or its jobs
+        table is not ours (lacks a column of its version; a newer version is refused by
+        the caller with its own reason)."""
+        check = self.db.execute("PRAGMA quick_check").fetchone()[0]  # reads every page
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"quick_check: {check}")
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(jobs)")}
+        missing = [c for c in COLUMNS if c not in have and ADDED_IN.get(c, 0) <= version]
+        if have and missing and version <= VERSION:
+            raise sqlite3.DatabaseError(f"its jobs table has no column {missing[0]}")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,8 +65,15 @@ class Workflow:
 
     @classmethod
     def load(cls, path: Path) -> Workflow:
+        constants: list[str] = []  # NaN, Infinity: Python's json takes them, ComfyUI's not
+
+        def constant(name: str) -> float:
+            constants.append(name)
+            return float(name)
+
         try:  # a regular file of bounded size, never deeper than Python recurses (issue 10)
-            data = json.loads(read_limited(Path(path), "workflow", limit=16 << 20))
+            data = json.loads(read_limited(Path(path), "workflow", limit=16 << 20),
+                              parse_constant=constant)
         except YamlLimitError as e:
             raise WorkflowError(str(e)) from None
         except RecursionError:
@@ -80,6 +88,14 @@ class Workflow:
                 for n in data.values()):
             raise WorkflowError(f"workflow {path} is not an API-format graph (a mapping of "
                                 "node id -> {class_type, inputs})")
+        if constants:  # strict JSON only: the server's request would fail, not this check
+            where = next((f"node {nid} ({n['class_type']}) input {name!r}"
+                          for nid, n in data.items() if isinstance(n["inputs"], dict)
+                          for name, v in n["inputs"].items()
+                          if isinstance(v, float) and not math.isfinite(v)), "")
+            raise WorkflowError(f"workflow {path} holds {constants[0]}"
+                                f"{' at ' + where if where else ''}: JSON has no such number "
+                                "(a request to ComfyUI cannot carry it); give a finite value")
         return cls(Path(path), data)
 
     def with_overrides(self, overrides: dict[str, dict]) -> Workflow:

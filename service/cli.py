@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> Result:
                                                   "python": str(emb.python)})
     if args.verb == "who-holds":
         if not args.path.exists():
-            return Result(Exit.USAGE, f"no such file: {args.path}", {})
+            return Result(Exit.ERROR, f"no such file: {args.path}", {})  # 2 is for usage
         holders = who_holds(args.path)
         if not holders:
             return Result(Exit.OK, f"no process holds {args.path}", {"holders": []})

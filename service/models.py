@@ -26,6 +26,7 @@ from huggingface_hub.utils import build_hf_headers
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from comfy_nodes.core.names import safe_name
+from comfy_nodes.core.safeyaml import YamlLimitError, read_limited
 from comfy_nodes.core.util import sha256_file
 from service.config import ServiceConfig
 from service.manager import Exit, Result
@@ -34,6 +35,7 @@ TABLE = Path(__file__).with_name("h3_models.json")
 DEFAULT_WORKFLOW = Path(__file__).resolve().parent.parent / "api_workflows" / "h3_sprite.json"
 SIZE_TOLERANCE = 0.01  # the template rounds sizes to 3-4 digits
 STAGING = ".h3sprite-downloads"  # under models/: the partial downloads, resumed next time
+MAX_TABLE_BYTES = 1 << 20  # the official table is 2 KB
 
 
 class ModelError(ValueError):
@@ -103,11 +105,11 @@ def human(n: float) -> str:
 
 def load_table(path: Path | None = None) -> list[ModelFile]:
     path = path or TABLE
-    try:
-        data = json.loads(Path(path).read_text())
+    try:  # a regular file of bounded size: /dev/zero would fill memory, a FIFO block
+        data = json.loads(read_limited(Path(path), "model table", limit=MAX_TABLE_BYTES))
         return [ModelFile(**f) for f in data["files"]]
-    except OSError as e:
-        raise ModelError(f"cannot read model table {path}: {e.strerror}") from None
+    except YamlLimitError as e:
+        raise ModelError(str(e)) from None
     except (ValueError, KeyError, TypeError) as e:
         if isinstance(e, ValidationError):
             err = e.errors()[0]

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import warnings
 from collections.abc import Iterator
@@ -57,11 +58,13 @@ def open_image(path: str | Path, what: str = "image",
             # Pillow warns between MAX_IMAGE_PIXELS and twice that: make it an error too.
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             im = Image.open(path)
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        declared = Image.MAX_IMAGE_PIXELS or max_pixels  # None: Pillow's check is off
-        raise ImageFileError(f"{what} {path} declares over {declared // 10**6} "
-                             f"MP (a decompression bomb?); the limit is {max_pixels // 10**6} "
-                             "MP: shrink it") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
+        # Pillow's words: "Image size (400000000 pixels) exceeds limit of ..."
+        size = re.search(r"\((\d+) pixels\)", str(e))
+        declared = (f"{int(size.group(1)) / 1e6:.0f} MP" if size else
+                    f"over {(Image.MAX_IMAGE_PIXELS or max_pixels) // 10**6} MP")
+        raise ImageFileError(f"{what} {path} declares {declared} (a decompression bomb?); "
+                             f"the limit is {max_pixels // 10**6} MP: shrink it") from None
     except FileNotFoundError:
         raise ImageFileError(f"{what} {path} does not exist") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:

@@ -14,12 +14,16 @@ from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
+# Every temporary file or folder we write beside a target starts so (then its name, the
+# writer's pid and thread, ".tmp"): a leftover of a killed run is known as ours by its name
+# alone, never confused with a user's own ".notes.123.tmp" (driver/disk.py sweeps only these).
+TEMP_PREFIX = ".h3sprite-"
 
 
 def atomic_write(path: Path, data: bytes | Iterable[bytes]) -> None:
     """Write beside, fsync, then rename: a reader never sees half a file. `data` may be
     chunks (a download), so memory follows the chunk, not the file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp = path.with_name(f"{TEMP_PREFIX}{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(tmp, "wb") as f:
             for chunk in ([data] if isinstance(data, bytes) else data):

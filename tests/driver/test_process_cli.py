@@ -88,7 +88,8 @@ def test_process_imports_only_what_it_needs(tmp_path):
     ("action", "unknown action 'dance'"),
     ("recipes", "recipe file"),
     ("recipe_key", "frames"),
-    ("name", "not a plain name"),
+    ("name", "--name '../escape' is not a plain name"),
+    ("action_path", "--action '../../etc' is not a plain name"),
     ("format", "unknown format 'unity'"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
@@ -132,6 +133,8 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         extra = ["--recipes", str(bad)]
     elif case == "name":
         extra = ["--name", "../escape"]
+    elif case == "action_path":  # the stem defaults to the action: named as the action
+        action = "../../etc"
     elif case == "format":
         extra = ["--formats", "godot,unity"]
     res = run_cli("driver", "process", str(clip), "--action", action, "--out", str(out), *extra)

@@ -139,13 +139,13 @@ def test_disk_full_mid_batch_stops_cleanly_and_resumes(workspace, full_disk):
     out, work = disk / "out", disk / "work"
     workspace.write(out=str(out), work=str(work), overrides=SLOW)
     (work / "hero_idle").mkdir(parents=True)
-    (work / "hero_idle" / ".clip.mp4.999999.part").write_bytes(b"left by a killed run")
+    (work / "hero_idle" / ".h3sprite-clip.mp4.999999.1.tmp").write_bytes(b"left by a killed run")
     proc = _popen_batch(workspace, "--chars", "hero", env=full_disk.env)
     deadline = time.monotonic() + 180
     while not list(out.glob("*/*.webp")) and time.monotonic() < deadline:
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.1)
-    assert not _temp_files(work), "the old .part was not swept at the start"
+    assert not _temp_files(work), "the old .tmp was not swept at the start"
     full_disk.fill()
     stdout, stderr = proc.communicate(timeout=240)
     assert proc.returncode == 1, stderr + stdout
@@ -194,4 +194,30 @@ def test_killed_driver_prompt_is_adopted_not_resubmitted(workspace):
     ran = [pid for pid, h in history.items() if pid not in seen
            and "zombie_idle" in json.dumps(h["prompt"][2])]
     assert ran == [killed_prompt]  # exactly one execution of the job
+    workspace.write()
+
+
+def test_prompt_interrupted_by_ctrl_c_is_sent_again_not_adopted(workspace):
+    """Ctrl-C interrupts our prompt: ComfyUI files it in /history as ended, status "error",
+    not completed, with an execution_interrupted message. The rerun must read that as
+    finished (failed) and submit the job again, not adopt it and wait hang_seconds for a
+    completion that never comes."""
+    url = f"http://127.0.0.1:{workspace.port}"
+    workspace.write(overrides={"@action": {"simulate_seconds": 6.0}})
+    proc = _popen_batch(workspace, "--force", "--chars", "zombie", "--only", "attack")
+    wait_running([url], proc, 180)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    db = workspace.out / "h3sprite.sqlite"
+    stopped = _rows(db)["zombie/attack"][1]["inflight"]["prompt_id"]
+    hist = requests.get(f"{url}/history/{stopped}", timeout=5).json()[stopped]
+    # the shape the real server writes for it (execution.PromptQueue.task_done)
+    assert hist["status"]["status_str"] == "error" and hist["status"]["completed"] is False
+    assert "execution_interrupted" in [m[0] for m in hist["status"]["messages"]]
+    res = workspace.batch("--chars", "zombie", "--only", "attack")
+    assert res.code == 0, res.err + res.out
+    assert f"adopting prompt {stopped}" not in res.err
+    status, meta = _rows(db)["zombie/attack"]
+    assert status == "done" and stopped not in meta["prompt_ids"] and not meta.get("adopted")
     workspace.write()

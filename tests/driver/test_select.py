@@ -61,7 +61,7 @@ def test_bad_list_files(tmp_path):
         parse(f"@{empty}")
     binary = tmp_path / "bin.txt"
     binary.write_bytes(b"\xff\xfe\x00bad")
-    with pytest.raises(ValueError, match="not a text file"):
+    with pytest.raises(ValueError, match="is not UTF-8 text"):
         parse(f"@{binary}")
     bad = tmp_path / "bad.txt"
     bad.write_text("hero/walk\nx/y/z\n")

@@ -19,7 +19,7 @@ from tests.conftest import free_port, run_cli
     (["start", "--comfyui", "/nonexistent/ComfyUI"], Exit.CONFIG, "/nonexistent/ComfyUI"),
     (["start", "--python", "/nonexistent/bin/python"], Exit.CONFIG, "/nonexistent/bin/python"),
     (["start", "--config", "/nonexistent/service.yaml"], Exit.CONFIG, "/nonexistent/service.yaml"),
-    (["who-holds", "/nonexistent/file"], Exit.USAGE, "/nonexistent/file"),
+    (["who-holds", "/nonexistent/file"], Exit.ERROR, "no such file: /nonexistent/file"),
 ])
 def test_bad_input_is_one_clear_line(args, code, needle, tmp_path):
     """Each bad input maps to its exit code and names the offending value."""

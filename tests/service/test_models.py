@@ -7,7 +7,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import resource
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +23,7 @@ from service.models import (
     inspect_path,
     safetensors_size,
 )
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
 from tests.service.hub import Hub
 
 
@@ -134,6 +137,31 @@ def test_unknown_name_is_one_line(setup):
     res = run("--only", "nope.safetensors")
     assert res.code == 8 and "nope.safetensors: not in the model table" in res.err
     assert "Traceback" not in res.err
+
+
+def _limit_memory() -> None:
+    """In the child: at most 2 GiB of address space, so reading /dev/zero whole fails fast
+    instead of filling the machine (it reached 9.7 GB in ten seconds)."""
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+@pytest.mark.parametrize("verb", ["models", "doctor"])
+@pytest.mark.parametrize("kind", ["/dev/zero", "fifo", "folder"])
+def test_model_table_must_be_a_small_regular_file(tmp_path, verb, kind):
+    """--table is read as the joblist is: stat first, a size limit, one line, exit 8."""
+    table = {"fifo": tmp_path / "t.json", "folder": tmp_path}.get(kind, Path(kind))
+    if kind == "fifo":
+        os.mkfifo(table)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "service", verb, "--table", str(table), "--models-dir",
+             str(tmp_path / "models"), "--state-dir", str(tmp_path / "state")],
+            cwd=REPO, capture_output=True, text=True, timeout=60, preexec_fn=_limit_memory)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"comfy_service {verb} --table {kind} hung")
+    assert proc.returncode == 8, proc.stderr + proc.stdout
+    assert f"model table {table} " in proc.stderr and "Traceback" not in proc.stderr
+    assert ("a folder" if kind == "folder" else "not a regular file") in proc.stderr
 
 
 def test_no_comfyui_folder_is_one_line(tmp_path):

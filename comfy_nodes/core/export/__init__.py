@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from ..sheet import Sheet, encode_png, encode_webp, json_bytes, write_atomic
+from ..util import TEMP_PREFIX
 from . import aseprite, godot, texturepacker
 
 
@@ -135,7 +137,7 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str,
     backup = back_up(existing) if existing and back_up is not None else None
     frames_dir = file_of(stem, Format.FRAMES)
     if Format.FRAMES in formats:
-        tmp = folder / f".{frames_dir}.{os.getpid()}.tmp"
+        tmp = folder / f"{TEMP_PREFIX}{frames_dir}.{os.getpid()}.{threading.get_ident()}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)  # our own leftover from a crash, never theirs
         tmp.mkdir()
         try:

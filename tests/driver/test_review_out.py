@@ -1,0 +1,73 @@
+"""`driver review --out FILE` writes the page only where nothing is or over an earlier page
+of ours; anything else there is refused in one line and left as it was (real subprocesses;
+the state is an empty batch database, so no server is needed)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+from driver.store import Store
+from tests.conftest import REPO, run_cli
+from tests.driver.conftest import draw_portrait
+
+
+@pytest.fixture
+def joblist(tmp_path) -> Path:
+    draw_portrait(tmp_path / "hero.png", "hero")
+    path = tmp_path / "j.yaml"
+    path.write_text(yaml.safe_dump({
+        "workflow": str(REPO / "api_workflows" / "preview.json"), "actions": ["idle"],
+        "wording": {"hero": "a hero"}, "characters": {"hero": {"portrait": "hero.png"}}}))
+    Store(tmp_path / "_out" / "h3sprite.sqlite").close()  # a batch has run (nothing done)
+    return path
+
+
+def _snapshot(path: Path) -> tuple[bool, bool, bytes | None]:
+    """What is at path, without opening anything but a regular file."""
+    is_link, is_dir = path.is_symlink(), path.is_dir()
+    regular = path.is_file() and not is_link
+    return is_link, is_dir, path.read_bytes() if regular else None
+
+
+@pytest.mark.parametrize("kind,needle", [
+    ("notes", "is not a review page of h3sprite"),
+    ("joblist", "is the joblist"),
+    ("portrait", "is hero's portrait"),
+    ("fifo", "not a regular file"),
+    ("folder", "is a folder"),
+    ("device", "not a regular file")])  # a link to /dev/zero: stat sees the device
+def test_review_never_replaces_what_is_not_its_own_page(joblist, kind, needle):
+    root = joblist.parent
+    target = {"joblist": joblist, "portrait": root / "hero.png"}.get(kind, root / "page.html")
+    if kind == "notes":
+        target.write_text("<html>my own notes</html>\n")
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+        (target / "keep.txt").write_text("mine")
+    elif kind == "device":
+        target.symlink_to("/dev/zero")
+    before = _snapshot(target)
+    res = run_cli("driver", "review", str(joblist), "--out", str(target), timeout=60)
+    assert res.code == 1, res.err + res.out
+    assert res.err.count("\n") == 1 and needle in res.err and str(target) in res.err, res.err
+    assert _snapshot(target) == before
+    assert kind != "folder" or (target / "keep.txt").read_text() == "mine"
+
+
+def test_review_writes_a_new_page_and_replaces_its_own(joblist):
+    """The default page and an --out page: written when absent, written again over an
+    earlier page of ours (it is made afresh from the state and sheets)."""
+    for args in ([], ["--out", str(joblist.parent / "elsewhere" / "page.html")]):
+        for _ in range(2):
+            res = run_cli("driver", "review", str(joblist), *args, timeout=60)
+            assert res.code == 0, res.err
+    for page in (joblist.parent / "_out" / "review.html", joblist.parent / "elsewhere" /
+                 "page.html"):
+        assert page.read_text().startswith("<!doctype html>")
+        assert "h3sprite review: j.yaml" in page.read_text()
