@@ -50,15 +50,12 @@ FAINT_ALPHA = 0.2
 
 
 def zone_alpha(edge: Edge, solved: Solved, local: np.ndarray, defringe: bool,
-               ref: np.ndarray | None, noise: float, depth: np.ndarray,
-               own_light_line: bool = False) -> tuple[np.ndarray, np.ndarray, bool]:
+               ref: np.ndarray | None, noise: float,
+               depth: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     """(alpha (M,), colour (M, 3), whether the frame is light-outlined) of the zone pixels:
     the rim's share of character, opaque deeper but where a part is blurred. local (M, 3):
     the part's own colour nearby, NaN where none is near; depth: the silhouette's depth
-    over the zone's box (which way its edge faces: a light outline runs all round).
-    own_light_line: the portrait itself is outlined in a light colour
-    (outline.is_light_line): a light line round the frame is then the character's own,
-    kept, not a 描边 the model drew."""
+    over the zone's box (which way its edge faces: a light outline runs all round)."""
     rim, dep, r = edge.rim, edge.depth, edge.r
     t, Fp = solved.t, solved.Fp
     has_f = ~np.isnan(local[:, 0])
@@ -69,8 +66,7 @@ def zone_alpha(edge: Edge, solved: Solved, local: np.ndarray, defringe: bool,
         rows, cols = np.nonzero(edge.mask)
         return outline.edge_facing(depth, (rows, cols))
 
-    light_outlined = (defringe and not own_light_line
-                      and outline.is_outlined(light, rim & (dep >= 1), facing))
+    light_outlined = defringe and outline.is_outlined(light, rim & (dep >= 1), facing)
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
     # the opaque rings just inside it nearby (a Gaussian twice the rim's width: the rings
     # of the same part), and grows outward as it falls inward.

@@ -49,18 +49,6 @@ def fringe(rgb: np.ndarray, plate: np.ndarray, interior: np.ndarray) -> np.ndarr
     return rgb @ LUMA > np.maximum(plate @ LUMA, interior @ LUMA) + FRINGE_LIGHTER
 
 
-def is_light_line(line: np.ndarray | None, palette: np.ndarray | None) -> bool:
-    """Whether the portrait's own outline (reference.outline_colour: line (3,), or None) is
-    light: FRINGE_LIGHTER more luma than the median of its colours (palette (K, 3)), as the
-    描边 a model draws is lighter than the part inside it. The artist drew it, so the
-    sprite keeps it. Measured: a held-out trial's real-art bear (ursina's, MIT) with its own
-    1 px cream outline upscaled 6x on a blue screen lost the whole line (IoU 0.932, holes
-    4.4 %); its line's luma 210 against its colours' median 143."""
-    if line is None or palette is None or not len(palette):
-        return False
-    return float(line @ LUMA) > float(median(palette @ LUMA)) + FRINGE_LIGHTER
-
-
 def is_outlined(light: np.ndarray, edge: np.ndarray,
                 facing: Callable[[], np.ndarray]) -> bool:
     """Whether a frame is light-outlined: light (M,) fringe pixels, edge (M,) the pixels on
