@@ -190,22 +190,24 @@ class Reference:
         return replace(self, palette=np.concatenate([self.palette, colours]))
 
 
-# A portrait whose longer side is over this is read shrunk to it (by a whole factor, an
-# area average of its premultiplied colours): what it tells is its colours and lines at
-# about the clip's scale (H3's longest side is 1376), and an artist's 8000x8000 export,
-# read whole, peaked at 3.6 GB in `driver process` (its float copies). The 347 portraits of
-# the trials are at most 1664 px: none is shrunk.
-REFERENCE_SIDE = 2048
+# A portrait whose longer side is over this is read shrunk by a whole factor (an area average
+# of its premultiplied colours): an artist's 8000x8000 export, read whole, peaked at 3.6 GB
+# in `driver process` (its float copies; 1.0 GB halved). A whole factor halves a portrait
+# just over the limit, and a 1-2 px line can fade under the outline's reading there, so the
+# limit is high: every portrait up to 4K is read as it is (the 347 trial portraits are at
+# most 1664 px).
+REFERENCE_SIDE = 4096
 SHRINK_BAND = 64  # output rows shrunk at once: the float copy of a band, not the portrait
 
 
 def shrunk_portrait(rgba: np.ndarray, side: int = REFERENCE_SIDE) -> np.ndarray:
     """The portrait (H, W, 4) uint8, its longer side at most `side`: each f x f block's
-    premultiplied colour averaged (f the smallest whole factor that fits), alpha
+    premultiplied colour averaged (f the smallest whole factor that fits, at most its
+    shorter side), alpha
     averaged, colour straight again (a transparent pixel's colour, often black, does not
     darken the edge); the portrait itself where it fits."""
     h, w = rgba.shape[:2]
-    f = -(-max(h, w) // side)
+    f = min(-(-max(h, w) // side), h, w)  # (a side under f would shrink to nothing)
     if f <= 1:
         return rgba
     oh, ow = h // f, w // f
