@@ -222,7 +222,7 @@ def thin_gaps(p: np.ndarray, plate: np.ndarray, fg: np.ndarray, noise: float,
         swept = ok & moving[gap]
         if swept.any():
             mixed, _, t = unblur.blurred_mix(P[swept], B[swept], reference, noise,
-                                              unblur.UNBLUR_SHARE)
+                                             unblur.UNBLUR_SHARE)
             ok[swept] = ~(mixed & (t >= THIN_GAP_BLUR))
     gap[gap] = ok
     return gap
