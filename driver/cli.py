@@ -11,7 +11,7 @@ from pathlib import Path
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.video import ClipError
 from driver.exitcodes import Exit
-from driver.outputs import safe_name
+from driver.outputs import out_problem, safe_name
 
 
 class UsageError(ValueError):
@@ -81,6 +81,8 @@ def cmd_process(args: argparse.Namespace) -> int:
     from driver.process import process
 
     check_regular(args.clip, "clip")  # a FIFO or device would block the decoder for ever
+    if problem := out_problem(args.out, "--out"):
+        raise UsageError(problem)
     if args.cell_height < 8 or args.max_width < 8:
         raise UsageError("--cell-height and --max-width must be at least 8 pixels")
     if args.max_width > 16383:

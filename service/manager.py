@@ -18,10 +18,10 @@ from typing import Any
 
 import psutil
 
-from comfy_nodes.core.util import atomic_write, poll_until, unique_path
+from comfy_nodes.core.util import atomic_write, folder_problem, poll_until, unique_path
 from service import placement
 from service.api import ComfyHTTP, Unreachable, gpu_devices, vram_free
-from service.config import ServiceConfig, check_paths
+from service.config import ConfigError, ServiceConfig, check_paths
 from service.process import (
     ProcessId,
     describe,
@@ -209,6 +209,8 @@ def _foreign(cfg: ServiceConfig, verb: str) -> Result | None:
 
 def start(cfg: ServiceConfig) -> Result:
     check_paths(cfg)
+    if problem := folder_problem(cfg.state_dir, "state_dir"):  # the state file and log go there
+        raise ConfigError(problem)
     if (foreign := _foreign(cfg, "start")) is not None:
         return foreign
     state, proc = _running(cfg)

@@ -173,3 +173,34 @@ print(len(os.listdir("/proc/self/task")), "OPENBLAS_NUM_THREADS" in os.environ)
         pytest.skip("this OpenBLAS starts no thread here: nothing to tell apart")
     threads, inherited = run(probe)
     assert int(threads) == bare and inherited == "False"
+
+
+@pytest.mark.parametrize("case", ["file", "under_file", "backup_file", "read_only"])
+def test_out_that_cannot_take_the_sheet_is_named(tmp_path, request, case):
+    """An --out that is a file (or lies under one), a user's file named _actions_old where
+    replaced sheets go, a read-only folder: one line naming the user's path and what is
+    wrong, before any decode (was "File exists: ..." or a temporary file's name)."""
+    mine = tmp_path / "notes.txt"
+    out = {"file": mine, "under_file": mine / "sheets", "backup_file": tmp_path / "o",
+           "read_only": None}[case]
+    if case == "backup_file":
+        out.mkdir()
+        mine = out / "_actions_old"
+    if case == "read_only":
+        out = request.getfixturevalue("read_only_folder")
+    else:
+        mine.write_text("my notes")
+    res = run_cli("driver", "process", str(fixture("walk").path), "--action", "walk",
+                  "--out", str(out))
+    assert res.code == 1, res.err
+    needle = {"file": f"--out {out} is a file, not a folder: give a folder",
+              "under_file": f"--out {out} is under {mine}, which is a file, not a folder",
+              "backup_file": f"backup folder {mine} is a file, not a folder: move that file",
+              "read_only": f"cannot write into --out {out}: it is on a read-only file system",
+              }[case]
+    assert needle in res.err, res.err
+    assert len(res.err.strip().splitlines()) == 1 and "Traceback" not in res.err
+    if case != "read_only":
+        assert mine.read_text() == "my notes"
+    if case == "backup_file":
+        assert list(out.iterdir()) == [mine]  # no sheet was written either

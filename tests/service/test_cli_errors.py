@@ -96,3 +96,29 @@ def test_link_pack_install_deps_installs_as_the_manager_does(tmp_path, embedded_
                   str(embedded_ready.python), "--install-deps")
     assert res.code == 0, res.err
     assert f"installed the pack's requirements into {embedded_ready.python}" in res.out
+
+
+@pytest.mark.parametrize("verb", ["start", "status", "list", "stop"])
+def test_state_dir_that_is_a_file_is_a_bad_setting(tmp_path, verb):
+    """--state-dir naming a file is a bad setting (exit 8) for every verb, named in one
+    line (start said "Not a directory: .../custom_nodes", status "not running"); the file
+    is left as it was."""
+    mine = tmp_path / "notes.txt"
+    mine.write_text("my notes")
+    res = run_cli("service", verb, "--port", str(free_port()), "--state-dir", str(mine))
+    assert res.code == Exit.CONFIG, res.err
+    assert f"state_dir {mine} is a file, not a folder: give a folder" in res.err
+    assert res.err.count("\n") == 1 and "Traceback" not in res.err
+    assert mine.read_text() == "my notes"
+
+
+def test_start_names_a_read_only_state_dir(read_only_folder, embedded_ready):
+    """start writes its state file and log into the state folder: a read-only one is a bad
+    setting named before anything starts; status only reads it."""
+    port = str(free_port())
+    res = run_cli("service", "start", "--port", port, "--state-dir", str(read_only_folder))
+    assert res.code == Exit.CONFIG, res.err
+    assert (f"cannot write into state_dir {read_only_folder}: it is on a read-only file "
+            "system" in res.err)
+    res = run_cli("service", "status", "--port", port, "--state-dir", str(read_only_folder))
+    assert res.code == Exit.NOT_RUNNING, res.err
