@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -65,6 +66,25 @@ class ServerSpec(Strict):
     comfy_args: list[str] = Field(default_factory=list)
     gpu: int | None = Field(None, ge=0, description="embedded: the GPU it sees "
                                                     "(CUDA_VISIBLE_DEVICES)")
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, v: str) -> str:
+        """"embedded" or http(s)://host[:port][/path]: anything else passed check and was
+        then reported as a server that is not reachable."""
+        if v == "embedded":
+            return v
+        try:
+            parts = urlsplit(v)
+            ok = (parts.scheme in ("http", "https") and bool(parts.hostname)
+                  and not parts.query and not parts.fragment and " " not in v)
+            parts.port  # noqa: B018 (raises ValueError for a port that is not 0-65535)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"{short(v, 80)} is not a server address: give embedded, or "
+                             "http(s)://host:port such as http://127.0.0.1:8188")
+        return v
 
     @field_validator("comfy_args")
     @classmethod

@@ -314,3 +314,15 @@ def test_recipe_file_and_clip_of_driver_process(tmp_path):
                       str(tmp_path / "o"), "--recipes", str(tmp_path / "r.yaml"))
     assert_clean(res, "recipe file", "anchors")
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("url", ["ftp://x", "not a url", "http://", "http://h:99999",
+                                 "127.0.0.1:8188"])
+def test_server_url_must_be_an_http_address(tmp_path, url):
+    """check refused nothing, and batch then said "ComfyUI at ftp://x is not reachable"."""
+    doc = base_doc(tmp_path)
+    doc["server"] = {"url": url}
+    check_and_dry_run(write(tmp_path, doc), "server.url", f"{url!r} is not a server address")
+    doc.pop("server")
+    doc["servers"] = [{"url": "http://127.0.0.1:8188"}, {"url": url}]
+    check_and_dry_run(write(tmp_path, doc), "servers.1.url")
