@@ -170,6 +170,15 @@ def test_long_name_is_refused_and_not_echoed_whole(tmp_path):
     check_and_dry_run(write(tmp_path, doc), "at most 64 characters", "100000 chars")
 
 
+def test_name_too_long_in_bytes_is_refused(tmp_path):
+    """64 emoji pass a 64-character rule but are 256 bytes: the server answered 500 to the
+    portrait's upload."""
+    doc = base_doc(tmp_path)
+    doc["characters"] = {"😀" * 64: doc["characters"]["hero"]}
+    doc["wording"] = {"😀" * 64: "a hero"}
+    check_and_dry_run(write(tmp_path, doc), "character id", "is 256 bytes in UTF-8")
+
+
 @pytest.mark.parametrize("canvas", [[32000, 32000], [800, 800], [768, 1376]])
 def test_canvas_beyond_h3_is_refused(tmp_path, canvas):
     doc = base_doc(tmp_path)

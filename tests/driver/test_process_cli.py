@@ -91,6 +91,8 @@ def test_process_imports_only_what_it_needs(tmp_path):
     ("name", "--name '../escape' is not a plain name"),
     ("action_path", "--action '../../etc' is not a plain name"),
     ("format", "unknown format 'unity'"),
+    ("name_bytes", "is 256 bytes in UTF-8"),
+    ("name_not_utf8", "--name '\\udcff\\udcfe' is not valid UTF-8 text"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     """Each bad input: exit 1, one line naming the thing, no traceback, no file written."""
@@ -137,6 +139,10 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         action = "../../etc"
     elif case == "format":
         extra = ["--formats", "godot,unity"]
+    elif case == "name_bytes":  # 64 characters, 256 bytes: "File name too long"
+        extra = ["--name", "😀" * 64]
+    elif case == "name_not_utf8":  # $'\xff\xfe' from a shell
+        extra = ["--name", b"\xff\xfe".decode("utf-8", "surrogateescape")]
     res = run_cli("driver", "process", str(clip), "--action", action, "--out", str(out), *extra)
     assert res.code == 1
     assert needle in res.err and "Traceback" not in res.err
