@@ -36,7 +36,14 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from comfy_nodes.core.names import safe_name
 from comfy_nodes.core.safeyaml import short
@@ -46,6 +53,21 @@ from service.config import OWN_FLAGS, is_loopback, own_flag
 # H3's native canvas: a 768-px short edge, at most 768x1344 (COMFYUI.md, the template).
 MAX_LONG_EDGE = 1344
 MAX_OVERRIDE_TEXT = 10_000  # characters of one override value (a prompt is a few hundred)
+# Characters of one wording or prompt template. ComfyUI's text encoders cut nothing (their
+# max_length is 99999999), but video models are trained on about 512 tokens of text (Wan's
+# umT5 text_len), some 2,000 characters of English: a character's description is a sentence.
+MAX_TEXT = 2_000
+
+
+def checked_text(value: str, where: str) -> str:
+    """value if it is text worth sending to the model: not blank, at most MAX_TEXT."""
+    if not value.strip():
+        raise ValueError(f"{where} is empty: write what the model should see (a wording "
+                         "such as 'a young swordsman in a green tunic')")
+    if len(value) > MAX_TEXT:
+        raise ValueError(f"{where} is {len(value)} characters long; the limit is {MAX_TEXT} "
+                         "(a video model reads about 512 tokens): shorten it")
+    return value
 
 
 class Strict(BaseModel):
@@ -191,6 +213,13 @@ class Joblist(Strict):
         from comfy_nodes.core.export import parse_formats
 
         return [f.value for f in parse_formats(v, "formats")]
+
+    @field_validator("wording", "prompts")
+    @classmethod
+    def _texts(cls, v: dict[str, str] | None, info: ValidationInfo) -> dict[str, str] | None:
+        for key, text in (v or {}).items():
+            checked_text(text, f"{info.field_name}.{short(key, 40)}")
+        return v
 
     @field_validator("overrides")
     @classmethod

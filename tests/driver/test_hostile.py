@@ -335,3 +335,25 @@ def test_server_url_must_be_an_http_address(tmp_path, url):
     doc.pop("server")
     doc["servers"] = [{"url": "http://127.0.0.1:8188"}, {"url": url}]
     check_and_dry_run(write(tmp_path, doc), "servers.1.url")
+
+
+@pytest.mark.parametrize("where, text, needle", [
+    ("wording", "x" * 200_000, "wording.'hero' is 200000 characters long; the limit is 2000"),
+    ("wording", "", "wording.'hero' is empty"),
+    ("wording", "   ", "wording.'hero' is empty"),
+    ("prompts", "y" * 5000, "prompts.'idle' is 5009 characters long"),
+    ("wording_file", "z" * 3000, "words.yaml: 'hero' is 3000 characters long"),
+    ("wording_file", "", "words.yaml: 'hero' is empty"),
+], ids=["long", "empty", "blank", "long prompt", "long in file", "empty in file"])
+def test_wording_and_prompts_are_bounded_text(tmp_path, where, text, needle):
+    """A wording of 200,000 characters, or an empty one, passed check and a dry run."""
+    doc = base_doc(tmp_path)
+    if where == "wording":
+        doc["wording"] = {"hero": text}
+    elif where == "prompts":
+        doc["prompts"] = {"idle": text + "{wording}"}
+    else:
+        del doc["wording"]
+        (tmp_path / "words.yaml").write_text(yaml.safe_dump({"hero": text}))
+        doc["wording_file"] = "words.yaml"
+    check_and_dry_run(write(tmp_path, doc), needle)
