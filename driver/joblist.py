@@ -70,6 +70,14 @@ def checked_text(value: str, where: str) -> str:
     return value
 
 
+def once(actions: list[str]) -> list[str]:
+    """actions if none is listed twice (the batch would plan that job twice)."""
+    twice = sorted({a for a in actions if actions.count(a) > 1})
+    if twice:
+        raise ValueError(f"action {', '.join(twice)} is listed twice: list each action once")
+    return actions
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -180,7 +188,7 @@ class CharacterSpec(Strict):
     def _actions(cls, v: list[str] | None) -> list[str] | None:
         for a in v or []:  # they become file names too (issue 10: was unchecked here)
             safe_name(a, "action")
-        return v
+        return v if v is None else once(v)
 
 
 class Joblist(Strict):
@@ -258,4 +266,4 @@ class Joblist(Strict):
             safe_name(a, "action")
         if not v:
             raise ValueError("no actions")
-        return v
+        return once(v)

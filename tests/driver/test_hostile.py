@@ -357,3 +357,13 @@ def test_wording_and_prompts_are_bounded_text(tmp_path, where, text, needle):
         (tmp_path / "words.yaml").write_text(yaml.safe_dump({"hero": text}))
         doc["wording_file"] = "words.yaml"
     check_and_dry_run(write(tmp_path, doc), needle)
+
+
+def test_an_action_listed_twice_is_refused(tmp_path):
+    """actions: [walk, walk] passed check, and the dry run listed the job twice."""
+    doc = base_doc(tmp_path)
+    doc["actions"] = ["walk", "idle", "walk"]
+    check_and_dry_run(write(tmp_path, doc), "actions: ", "action walk is listed twice")
+    doc["actions"] = ["idle"]
+    doc["characters"]["hero"]["actions"] = ["idle", "idle"]
+    check_and_dry_run(write(tmp_path, doc), "characters.hero.actions", "action idle is listed")
