@@ -79,7 +79,9 @@ def once(actions: list[str]) -> list[str]:
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # .nan failed a bound's test with "should be less than or equal to 4": a number that
+    # is not finite is said to be so
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class ServerSpec(Strict):

@@ -367,3 +367,16 @@ def test_an_action_listed_twice_is_refused(tmp_path):
     doc["actions"] = ["idle"]
     doc["characters"]["hero"]["actions"] = ["idle", "idle"]
     check_and_dry_run(write(tmp_path, doc), "characters.hero.actions", "action idle is listed")
+
+
+@pytest.mark.parametrize("field", ["size", "recipes", "hang_seconds"])
+def test_a_number_that_is_not_finite_is_named_so(tmp_path, field):
+    """megapixels: .nan said "Input should be less than or equal to 4"."""
+    doc = base_doc(tmp_path)
+    if field == "size":
+        doc["size"] = {"megapixels": float("nan")}
+    elif field == "recipes":
+        doc["recipes"] = {"idle": {"fps": float("nan")}}
+    else:
+        doc["server"]["hang_seconds"] = float("inf")
+    check_and_dry_run(write(tmp_path, doc), "Input should be a finite number")

@@ -91,6 +91,7 @@ def test_process_imports_only_what_it_needs(tmp_path):
     ("name", "--name '../escape' is not a plain name"),
     ("action_path", "--action '../../etc' is not a plain name"),
     ("format", "unknown format 'unity'"),
+    ("recipe_nan", "action 'walk', fps: Input should be a finite number"),
     ("name_bytes", "is 256 bytes in UTF-8"),
     ("name_not_utf8", "--name '\\udcff\\udcfe' is not valid UTF-8 text"),
 ])
@@ -139,6 +140,10 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         action = "../../etc"
     elif case == "format":
         extra = ["--formats", "godot,unity"]
+    elif case == "recipe_nan":  # said "Input should be less than or equal to 120"
+        bad = tmp_path / "bad.yaml"
+        bad.write_text("walk: {fps: .nan}\n")
+        extra = ["--recipes", str(bad)]
     elif case == "name_bytes":  # 64 characters, 256 bytes: "File name too long"
         extra = ["--name", "😀" * 64]
     elif case == "name_not_utf8":  # $'\xff\xfe' from a shell
