@@ -26,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("process", help="one clip -> sheet WebP + JSON")
     s.add_argument("clip", type=Path)
     s.add_argument("--action", required=True, help="recipe name: idle, walk, run, attack, ...")
-    s.add_argument("--out", required=True, type=Path, help="output folder")
+    s.add_argument("--out", required=True, help="output folder")  # a Path would make "" "."
     s.add_argument("--name", help="file stem (default: the action)")
     s.add_argument("--character", default="character", help="character id for frame names")
     s.add_argument("--recipes", type=Path, help="YAML/JSON file overriding recipes")
@@ -81,7 +81,11 @@ def cmd_process(args: argparse.Namespace) -> int:
     from driver.process import process
 
     check_regular(args.clip, "clip")  # a FIFO or device would block the decoder for ever
-    if problem := out_problem(args.out, "--out"):
+    if not args.out:  # Path("") is ".": the sheets went into the current folder
+        raise UsageError("--out is empty: give the folder for the sheet (--out . for the "
+                         "current one)")
+    out = Path(args.out)
+    if problem := out_problem(out, "--out"):
         raise UsageError(problem)
     if args.cell_height < 8 or args.max_width < 8:
         raise UsageError("--cell-height and --max-width must be at least 8 pixels")
@@ -92,7 +96,7 @@ def cmd_process(args: argparse.Namespace) -> int:
     formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
                             "--formats")
     recipe = recipe_for(args.action, load_recipes(args.recipes))
-    done = process(args.clip, args.action, recipe, args.out, stem, character=character,
+    done = process(args.clip, args.action, recipe, out, stem, character=character,
                    cell_height=args.cell_height, max_width=args.max_width, formats=formats,
                    image_format=ImageFormat(args.image_format), portrait=args.portrait)
     sheet, written = done.sheet, done.written

@@ -215,3 +215,14 @@ def test_out_that_cannot_take_the_sheet_is_named(tmp_path, request, case):
         assert mine.read_text() == "my notes"
     if case == "backup_file":
         assert list(out.iterdir()) == [mine]  # no sheet was written either
+
+
+def test_empty_out_is_refused_not_the_current_folder(tmp_path):
+    """--out "" was taken as "." and the sheet went into the current folder."""
+    proc = subprocess.run([sys.executable, "-m", "driver", "process", str(fixture("walk").path),
+                           "--action", "walk", "--out", ""], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == ("driver process: --out is empty: give the folder for the sheet "
+                           "(--out . for the current one)\n")
+    assert list(tmp_path.iterdir()) == []
