@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
     s = sub.add_parser("process", help="one clip -> sheet WebP + JSON")
-    s.add_argument("clip", type=Path)
+    s.add_argument("clip")  # text until checked: a Path would make "" the folder "."
     s.add_argument("--action", required=True, help="recipe name: idle, walk, run, attack, ...")
     s.add_argument("--out", required=True, help="output folder")  # a Path would make "" "."
     s.add_argument("--name", help="file stem (default: the action)")
@@ -80,7 +80,10 @@ def cmd_process(args: argparse.Namespace) -> int:
     from comfy_nodes.core.imagefile import check_regular
     from driver.process import process
 
-    check_regular(args.clip, "clip")  # a FIFO or device would block the decoder for ever
+    if not args.clip:
+        raise UsageError("the clip path is empty: give the video file to make the sheet from")
+    clip = Path(args.clip)
+    check_regular(clip, "clip")  # a FIFO or device would block the decoder for ever
     if not args.out:  # Path("") is ".": the sheets went into the current folder
         raise UsageError("--out is empty: give the folder for the sheet (--out . for the "
                          "current one)")
@@ -96,7 +99,7 @@ def cmd_process(args: argparse.Namespace) -> int:
     formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
                             "--formats")
     recipe = recipe_for(args.action, load_recipes(args.recipes))
-    done = process(args.clip, args.action, recipe, out, stem, character=character,
+    done = process(clip, args.action, recipe, out, stem, character=character,
                    cell_height=args.cell_height, max_width=args.max_width, formats=formats,
                    image_format=ImageFormat(args.image_format), portrait=args.portrait)
     sheet, written = done.sheet, done.written

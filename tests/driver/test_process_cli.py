@@ -81,6 +81,7 @@ def test_process_imports_only_what_it_needs(tmp_path):
 
 @pytest.mark.parametrize("case, needle", [
     ("missing", "does not exist"),
+    ("clip_empty", "the clip path is empty: give the video file"),
     ("empty", "is empty"),
     ("text", "not a readable video"),
     ("image", "still image"),
@@ -102,6 +103,8 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     action, extra = "walk", []
     if case == "missing":
         clip = tmp_path / "nope.mp4"
+    elif case == "clip_empty":  # said "clip . is a folder, not an image file"
+        clip = ""
     elif case == "empty":
         clip = tmp_path / "empty.mp4"
         clip.write_bytes(b"")
