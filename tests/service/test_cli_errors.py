@@ -122,3 +122,24 @@ def test_start_names_a_read_only_state_dir(read_only_folder, embedded_ready):
             "system" in res.err)
     res = run_cli("service", "status", "--port", port, "--state-dir", str(read_only_folder))
     assert res.code == Exit.NOT_RUNNING, res.err
+
+
+@pytest.mark.parametrize("content, why", [(b'{"pid": 12', "it is not JSON"),
+                                          (b"\xff\xfe", "it is not text"),
+                                          (b"[1]", "it is not a JSON object")],
+                         ids=["cut", "binary", "list"])
+def test_an_unreadable_state_file_is_named_not_taken_for_not_running(tmp_path, content, why):
+    """status and list said "not running on port N" over a corrupt comfyui-N.json (a list
+    record was an internal error): the record may be all that knows a live server, so its
+    file is named, with what to do, and left as it is."""
+    port = free_port()
+    record = tmp_path / f"comfyui-{port}.json"
+    record.write_bytes(content)
+    res = run_cli("service", "status", "--port", str(port), "--state-dir", str(tmp_path))
+    assert res.code == Exit.ERROR, res.err
+    assert res.err.startswith(f"comfy_service: state file {record} cannot be read ({why}")
+    assert res.err.endswith(f"; nothing listens on port {port}: move the file away\n")
+    assert res.err.count("\n") == 1, res.err
+    res = run_cli("service", "list", "--state-dir", str(tmp_path))
+    assert f"port {port}: state file {record} cannot be read ({why}" in res.out, res.out
+    assert record.read_bytes() == content
