@@ -21,7 +21,7 @@ from comfy_nodes.core.pipeline import full_frames
 from comfy_nodes.core.util import sha256_file, unique_path
 from comfy_nodes.core.video import decode
 from driver import disk, reroll, select
-from driver.check import check, preflight
+from driver.check import check, folder_problems, preflight
 from driver.client import ServerLost
 from driver.dispatch import Dispatch
 from driver.generate import Generated, Generator
@@ -54,6 +54,8 @@ class Batch:
         self.summary = Summary()
         self.progress = Progress(opts.quiet)
         self.workflow = Workflow.load(loaded.workflow)  # before anything is created
+        if problems := folder_problems(loaded):  # a file as out: would stop the mkdir below
+            raise StopBatch("\n".join(problems))
         self.reserve: disk.Reserve | None = None
         db = self.loaded.out / "h3sprite.sqlite"
         if opts.dry_run:  # issue 10: a dry run writes nothing anywhere

@@ -10,8 +10,10 @@ import numpy as np
 
 from comfy_nodes.core.greenscreen import PortraitError, load_portrait
 from comfy_nodes.core.safeyaml import short
+from comfy_nodes.core.util import folder_problem
 from driver import disk
 from driver.joblist_load import JoblistError, Loaded
+from driver.outputs import out_problem
 from driver.workflow import H3_CORE_CLASSES, KNOWN_PACKS, Workflow, WorkflowError
 from service.config import ConfigError, resolve
 from service.models import FileState, ModelError, human, inspect_path, load_table, models_dir_of
@@ -25,8 +27,15 @@ GGUF_REASON = {
 }
 
 
+def folder_problems(job: Loaded) -> list[str]:
+    """`out` and `work` must be (or become) folders the batch can write into: a file in the
+    way, or a read-only folder, is named before anything is created or generated."""
+    problems = [out_problem(job.out, "out"), folder_problem(job.work, "work")]
+    return [p for p in problems if p]
+
+
 def check(job: Loaded) -> list[str]:
-    problems: list[str] = []
+    problems = folder_problems(job)
     # Pitfall 7: the roster must match the wording table's keys exactly.
     roster = {job.wording_key(c) for c in job.spec.characters}
     words = set(job.wording)

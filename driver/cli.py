@@ -11,7 +11,7 @@ from pathlib import Path
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.video import ClipError
 from driver.exitcodes import Exit
-from driver.outputs import safe_name
+from driver.outputs import out_problem, safe_name
 
 
 class UsageError(ValueError):
@@ -24,9 +24,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
     s = sub.add_parser("process", help="one clip -> sheet WebP + JSON")
-    s.add_argument("clip", type=Path)
+    s.add_argument("clip")  # text until checked: a Path would make "" the folder "."
     s.add_argument("--action", required=True, help="recipe name: idle, walk, run, attack, ...")
-    s.add_argument("--out", required=True, type=Path, help="output folder")
+    s.add_argument("--out", required=True, help="output folder")  # a Path would make "" "."
     s.add_argument("--name", help="file stem (default: the action)")
     s.add_argument("--character", default="character", help="character id for frame names")
     s.add_argument("--recipes", type=Path, help="YAML/JSON file overriding recipes")
@@ -80,7 +80,16 @@ def cmd_process(args: argparse.Namespace) -> int:
     from comfy_nodes.core.imagefile import check_regular
     from driver.process import process
 
-    check_regular(args.clip, "clip")  # a FIFO or device would block the decoder for ever
+    if not args.clip:
+        raise UsageError("the clip path is empty: give the video file to make the sheet from")
+    clip = Path(args.clip)
+    check_regular(clip, "clip")  # a FIFO or device would block the decoder for ever
+    if not args.out:  # Path("") is ".": the sheets went into the current folder
+        raise UsageError("--out is empty: give the folder for the sheet (--out . for the "
+                         "current one)")
+    out = Path(args.out)
+    if problem := out_problem(out, "--out"):
+        raise UsageError(problem)
     if args.cell_height < 8 or args.max_width < 8:
         raise UsageError("--cell-height and --max-width must be at least 8 pixels")
     if args.max_width > 16383:
@@ -90,7 +99,7 @@ def cmd_process(args: argparse.Namespace) -> int:
     formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
                             "--formats")
     recipe = recipe_for(args.action, load_recipes(args.recipes))
-    done = process(args.clip, args.action, recipe, args.out, stem, character=character,
+    done = process(clip, args.action, recipe, out, stem, character=character,
                    cell_height=args.cell_height, max_width=args.max_width, formats=formats,
                    image_format=ImageFormat(args.image_format), portrait=args.portrait)
     sheet, written = done.sheet, done.written

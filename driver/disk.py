@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psutil
 
-from comfy_nodes.core.util import TEMP_PREFIX
+from comfy_nodes.core.util import TEMP_PREFIX, nearest_existing
 
 MIB = 2**20
 START_NEED = 64 * MIB  # the log, the database and one sheet
@@ -41,16 +41,8 @@ def is_full(e: BaseException) -> bool:
     return isinstance(e, sqlite3.OperationalError) and "disk is full" in str(e)
 
 
-def existing(path: Path) -> Path:
-    """The nearest folder of path that exists (a free-space check creates nothing)."""
-    path = Path(path).absolute()
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    return path
-
-
 def free_bytes(path: Path) -> int:
-    return shutil.disk_usage(existing(path)).free
+    return shutil.disk_usage(nearest_existing(path)).free
 
 
 def need_for(n_jobs: int) -> int:
@@ -60,16 +52,16 @@ def need_for(n_jobs: int) -> int:
 def line(path: Path | str | None, need: int, where: Path) -> str:
     free = free_bytes(where)
     return (f"disk full: cannot write {path or where}: {free / MIB:.0f} MiB free under "
-            f"{existing(where)}, about {need / MIB:.0f} MiB needed; free some space and run "
-            "again (finished jobs are kept)")
+            f"{nearest_existing(where)}, about {need / MIB:.0f} MiB needed; free some space "
+            "and run again (finished jobs are kept)")
 
 
 def require(where: Path, need: int) -> None:
     """Raise DiskFull when less than `need` bytes are free where `where` is (or would be)."""
     free = free_bytes(where)
     if free < need:
-        raise DiskFull(f"only {free / MIB:.0f} MiB free under {existing(where)}; need about "
-                       f"{need / MIB:.0f} MiB: free some space (nothing was written)")
+        raise DiskFull(f"only {free / MIB:.0f} MiB free under {nearest_existing(where)}; need "
+                       f"about {need / MIB:.0f} MiB: free some space (nothing was written)")
 
 
 def sweep(*folders: Path) -> int:

@@ -34,8 +34,16 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from comfy_nodes.core.names import safe_name
 from comfy_nodes.core.safeyaml import short
@@ -45,10 +53,35 @@ from service.config import OWN_FLAGS, is_loopback, own_flag
 # H3's native canvas: a 768-px short edge, at most 768x1344 (COMFYUI.md, the template).
 MAX_LONG_EDGE = 1344
 MAX_OVERRIDE_TEXT = 10_000  # characters of one override value (a prompt is a few hundred)
+# Characters of one wording or prompt template. ComfyUI's text encoders cut nothing (their
+# max_length is 99999999), but video models are trained on about 512 tokens of text (Wan's
+# umT5 text_len), some 2,000 characters of English: a character's description is a sentence.
+MAX_TEXT = 2_000
+
+
+def checked_text(value: str, where: str) -> str:
+    """value if it is text worth sending to the model: not blank, at most MAX_TEXT."""
+    if not value.strip():
+        raise ValueError(f"{where} is empty: write what the model should see (a wording "
+                         "such as 'a young swordsman in a green tunic')")
+    if len(value) > MAX_TEXT:
+        raise ValueError(f"{where} is {len(value)} characters long; the limit is {MAX_TEXT} "
+                         "(a video model reads about 512 tokens): shorten it")
+    return value
+
+
+def once(actions: list[str]) -> list[str]:
+    """actions if none is listed twice (the batch would plan that job twice)."""
+    twice = sorted({a for a in actions if actions.count(a) > 1})
+    if twice:
+        raise ValueError(f"action {', '.join(twice)} is listed twice: list each action once")
+    return actions
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # .nan failed a bound's test with "should be less than or equal to 4": a number that
+    # is not finite is said to be so
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class ServerSpec(Strict):
@@ -65,6 +98,25 @@ class ServerSpec(Strict):
     comfy_args: list[str] = Field(default_factory=list)
     gpu: int | None = Field(None, ge=0, description="embedded: the GPU it sees "
                                                     "(CUDA_VISIBLE_DEVICES)")
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, v: str) -> str:
+        """"embedded" or http(s)://host[:port][/path]: anything else passed check and was
+        then reported as a server that is not reachable."""
+        if v == "embedded":
+            return v
+        try:
+            parts = urlsplit(v)
+            ok = (parts.scheme in ("http", "https") and bool(parts.hostname)
+                  and not parts.query and not parts.fragment and " " not in v)
+            parts.port  # noqa: B018 (raises ValueError for a port that is not 0-65535)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"{short(v, 80)} is not a server address: give embedded, or "
+                             "http(s)://host:port such as http://127.0.0.1:8188")
+        return v
 
     @field_validator("comfy_args")
     @classmethod
@@ -138,7 +190,7 @@ class CharacterSpec(Strict):
     def _actions(cls, v: list[str] | None) -> list[str] | None:
         for a in v or []:  # they become file names too (issue 10: was unchecked here)
             safe_name(a, "action")
-        return v
+        return v if v is None else once(v)
 
 
 class Joblist(Strict):
@@ -171,6 +223,13 @@ class Joblist(Strict):
         from comfy_nodes.core.export import parse_formats
 
         return [f.value for f in parse_formats(v, "formats")]
+
+    @field_validator("wording", "prompts")
+    @classmethod
+    def _texts(cls, v: dict[str, str] | None, info: ValidationInfo) -> dict[str, str] | None:
+        for key, text in (v or {}).items():
+            checked_text(text, f"{info.field_name}.{short(key, 40)}")
+        return v
 
     @field_validator("overrides")
     @classmethod
@@ -209,4 +268,4 @@ class Joblist(Strict):
             safe_name(a, "action")
         if not v:
             raise ValueError("no actions")
-        return v
+        return once(v)

@@ -23,7 +23,7 @@ from comfy_nodes.core.safeyaml import (
     read_limited,
     short,
 )
-from driver.joblist import Joblist, ServerSpec
+from driver.joblist import Joblist, ServerSpec, checked_text
 
 DEFAULT_PROMPTS = {
     "idle": "{wording}, standing idle and breathing, full body, side view, plain green "
@@ -96,6 +96,11 @@ class Loaded:
                 raise JoblistError(f"{self.path}: {e}") from None
             if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
                 raise JoblistError(f"wording file {wf} must map wording keys to text")
+            try:
+                for key, text in data.items():
+                    checked_text(text, f"wording file {wf}: {short(str(key), 40)}")
+            except ValueError as e:
+                raise JoblistError(f"{self.path}: {e}") from None
             return {str(k): v for k, v in data.items()}
         return dict(self.spec.wording or {})
 

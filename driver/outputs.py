@@ -8,9 +8,9 @@ from datetime import datetime
 from pathlib import Path
 
 from comfy_nodes.core.names import safe_name
-from comfy_nodes.core.util import unique_path
+from comfy_nodes.core.util import folder_problem, unique_path
 
-__all__ = ["OLD_DIR", "back_up", "new_folder", "safe_name", "timestamp"]
+__all__ = ["OLD_DIR", "back_up", "new_folder", "out_problem", "safe_name", "timestamp"]
 
 OLD_DIR = "_actions_old"
 
@@ -25,6 +25,15 @@ def timestamp() -> str:
 def new_folder(parent: Path, prefix: str) -> Path:
     """A new, empty, timestamped folder (scratch space is created, never cleared)."""
     return unique_path(parent, f"{prefix}-{timestamp()}", directory=True)
+
+
+def out_problem(out: Path, what: str) -> str | None:
+    """Why sheets cannot be written into `out`, nor the ones they replace moved to its
+    _actions_old/ (a file in the way, a read-only folder), as one line; None when they can.
+    Creates nothing: asked before any work, so a bad folder costs no decode or GPU time."""
+    return folder_problem(out, what) or folder_problem(
+        out / OLD_DIR, "backup folder", "move that file away (sheets being replaced are "
+        "moved into this folder)")
 
 
 def back_up(paths: list[Path], out_root: Path) -> Path | None:

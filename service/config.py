@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 from comfy_nodes.core.safeyaml import YamlLimitError, load_file
+from comfy_nodes.core.util import folder_problem
 from service.embedded import default_embedded
 
 Placement = Literal["resident", "streaming", "phased", "auto", "none"]
@@ -82,6 +83,15 @@ class ServiceConfig(BaseModel):
     gpu: int | None = Field(None, ge=0, description="the one GPU this server sees "
                                                     "(CUDA_VISIBLE_DEVICES); None: all")
     allow_remote: bool = False  # a host other than loopback must be asked for explicitly
+
+    @field_validator("state_dir")
+    @classmethod
+    def _a_folder(cls, v: Path) -> Path:
+        # a file there made `start` fail on its custom_nodes and `status` say "not running"
+        problem = folder_problem(v, "state_dir", writable=False)  # reading needs no writing
+        if problem:
+            raise ValueError(problem)
+        return v
 
     @field_validator("extra_args", mode="before")
     @classmethod

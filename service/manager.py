@@ -18,10 +18,10 @@ from typing import Any
 
 import psutil
 
-from comfy_nodes.core.util import atomic_write, poll_until, unique_path
+from comfy_nodes.core.util import atomic_write, folder_problem, poll_until, unique_path
 from service import placement
 from service.api import ComfyHTTP, Unreachable, gpu_devices, vram_free
-from service.config import ServiceConfig, check_paths
+from service.config import ConfigError, ServiceConfig, check_paths
 from service.process import (
     ProcessId,
     describe,
@@ -81,9 +81,26 @@ def state_path(cfg: ServiceConfig) -> Path:
 
 def load_state(cfg: ServiceConfig) -> dict[str, Any] | None:
     try:
-        return json.loads(state_path(cfg).read_text())
+        state = json.loads(state_path(cfg).read_text())
     except (OSError, ValueError):
+        return None  # state_problem says why
+    return state if isinstance(state, dict) else None
+
+
+def state_problem(cfg: ServiceConfig) -> str | None:
+    """Why the state file is there but is no record (load_state's None), or None when it
+    is absent or reads as one: a cut write, an edit, a disk error."""
+    try:
+        state = json.loads(state_path(cfg).read_text())
+    except FileNotFoundError:
         return None
+    except UnicodeDecodeError:
+        return "it is not text"
+    except json.JSONDecodeError as e:
+        return f"it is not JSON: {e.msg} at line {e.lineno}"
+    except OSError as e:
+        return e.strerror or str(e)
+    return None if isinstance(state, dict) else "it is not a JSON object"
 
 
 def write_state(cfg: ServiceConfig, state: dict[str, Any]) -> None:
@@ -209,6 +226,8 @@ def _foreign(cfg: ServiceConfig, verb: str) -> Result | None:
 
 def start(cfg: ServiceConfig) -> Result:
     check_paths(cfg)
+    if problem := folder_problem(cfg.state_dir, "state_dir"):  # the state file and log go there
+        raise ConfigError(problem)
     if (foreign := _foreign(cfg, "start")) is not None:
         return foreign
     state, proc = _running(cfg)
@@ -283,8 +302,15 @@ def status(cfg: ServiceConfig) -> Result:
         return foreign
     state, proc = _running(cfg)
     if state is None:
-        note = "" if port_is_free(cfg.host, cfg.port) else (
-            f"; port {cfg.port} is held by {describe(port_owner(cfg.port))}, not by us")
+        held = "" if port_is_free(cfg.host, cfg.port) else (
+            f"port {cfg.port} is held by {describe(port_owner(cfg.port))}")
+        if why := state_problem(cfg):  # "not running" would hide a server we may have started
+            todo = (f"{held}: if that is our server, stop it yourself, then move the file "
+                    "away" if held else f"nothing listens on port {cfg.port}: move the file "
+                    "away")
+            return Result(Exit.ERROR, f"state file {state_path(cfg)} cannot be read ({why}); "
+                                      f"{todo}", {"state": "unreadable", "port": cfg.port})
+        note = f"; {held}, not by us" if held else ""
         return Result(Exit.NOT_RUNNING, f"not running on port {cfg.port}{note}",
                       {"state": "not running", "port": cfg.port})
     if proc is None:

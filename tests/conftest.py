@@ -100,3 +100,21 @@ def comfy_server(tmp_path_factory, embedded_ready):
         pytest.fail(f"could not start the embedded ComfyUI: {res.message}\n{res.detail}")
     yield s
     manager.stop(s.config())
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """An empty folder that nobody, root included, can write into: a read-only bind mount
+    of itself (root only, like the full-disk tests; a chmod does not stop root)."""
+    folder = tmp_path / "read_only"
+    folder.mkdir()
+    res = subprocess.run(["mount", "--bind", str(folder), str(folder)], capture_output=True,
+                         text=True)
+    if res.returncode != 0:
+        pytest.skip(f"cannot bind-mount here ({res.stderr.strip()}): needs root")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(folder)], check=True,
+                       capture_output=True)
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)

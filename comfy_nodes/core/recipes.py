@@ -52,7 +52,8 @@ def _fields_model() -> Any:
     from pydantic import BaseModel, ConfigDict, Field
 
     class RecipeFields(BaseModel):
-        model_config = ConfigDict(extra="forbid")
+        # NaN fails every bound ("should be less than or equal to 120"): say what it is
+        model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
         seconds: float = Field(gt=0, le=20)
         frames: int = Field(ge=1, le=256)

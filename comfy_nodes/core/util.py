@@ -34,9 +34,35 @@ def atomic_write(path: Path, data: bytes | Iterable[bytes]) -> None:
     except BaseException as e:
         with contextlib.suppress(OSError):
             tmp.unlink()  # a failed write (a full disk) leaves no temporary file behind
-        if isinstance(e, OSError) and e.filename is None:
-            e.filename = str(path)  # the one line names the file we were writing
+        if isinstance(e, OSError) and (e.filename is None or Path(e.filename) == tmp):
+            e.filename = str(path)  # the one line names the file we were writing, not ours
         raise
+
+
+def nearest_existing(path: Path) -> Path:
+    """path itself, or the nearest of its parents that exists (a check that creates
+    nothing looks there)."""
+    path = Path(path).absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def folder_problem(path: Path, what: str, fix: str = "give a folder",
+                   writable: bool = True) -> str | None:
+    """Why `path` cannot be (or be made) a folder we write into, as the one line to print,
+    or None: it, or the nearest of its parents that exists, is a file; or (`writable`) that
+    folder cannot be written to (a read-only mount, no permission). Creates nothing."""
+    near = nearest_existing(path)
+    it = "it" if near == Path(path).absolute() else str(near)
+    if not near.is_dir():
+        where = "" if it == "it" else f" is under {near}, which"
+        return f"{what} {path}{where} is a file, not a folder: {fix}"
+    if writable and not os.access(near, os.W_OK | os.X_OK):
+        why = ("is on a read-only file system" if os.statvfs(near).f_flag & os.ST_RDONLY
+               else "is not writable for this user (permission denied)")
+        return f"cannot write into {what} {path}: {it} {why}; give a folder you can write to"
+    return None
 
 
 def unique_path(parent: Path, stem: str, suffix: str = "", directory: bool = False) -> Path:

@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 
+import pytest
 import requests
 import yaml
 
@@ -285,3 +286,36 @@ def test_no_usable_server_stops_the_batch_naming_each(tmp_path):
     assert res.code == 1 and "no server can be used" in res.err, res.err
     assert all(f"{u}: ComfyUI at {u} is not reachable" in res.err for u in dead)
     assert "Traceback" not in res.err
+
+
+@pytest.mark.parametrize("key, case", [("out", "file"), ("work", "file"),
+                                       ("out", "backup_file"), ("out", "read_only"),
+                                       ("work", "read_only")])
+def test_out_and_work_must_be_folders_we_can_write(tmp_path, request, key, case):
+    """`out:` or `work:` that is a file, a user's file named out/_actions_old, or a read-only
+    folder: check, --dry-run and batch each name it in one line, before anything is created
+    (check said ok, then batch said "File exists: .../preview.json")."""
+    mine = tmp_path / "preview.json"
+    folder = mine
+    if case == "backup_file":
+        folder = tmp_path / "sheets"
+        folder.mkdir()
+        mine = folder / "_actions_old"
+    if case == "read_only":
+        folder = request.getfixturevalue("read_only_folder")
+    else:
+        mine.write_text("{}")
+    path = _joblist(tmp_path, **{key: str(folder)})
+    needle = {"file": f"{key} {folder} is a file, not a folder: give a folder",
+              "backup_file": f"backup folder {mine} is a file, not a folder",
+              "read_only": f"cannot write into {key} {folder}: it is on a read-only file "
+                           "system"}[case]
+    before = sorted(tmp_path.rglob("*"))
+    env = {"H3SPRITE_STATE_DIR": str(tmp_path / "state")}
+    for verb in (["check"], ["batch", "--dry-run"], ["batch"]):
+        res = run_cli("driver", *verb, str(path), env=env)
+        assert res.code == 1, (verb, res.err)
+        assert needle in res.err and res.err.count("\n") == 1, (verb, res.err)
+    assert sorted(tmp_path.rglob("*")) == before
+    if case != "read_only":
+        assert mine.read_text() == "{}"

@@ -170,6 +170,15 @@ def test_long_name_is_refused_and_not_echoed_whole(tmp_path):
     check_and_dry_run(write(tmp_path, doc), "at most 64 characters", "100000 chars")
 
 
+def test_name_too_long_in_bytes_is_refused(tmp_path):
+    """64 emoji pass a 64-character rule but are 256 bytes: the server answered 500 to the
+    portrait's upload."""
+    doc = base_doc(tmp_path)
+    doc["characters"] = {"😀" * 64: doc["characters"]["hero"]}
+    doc["wording"] = {"😀" * 64: "a hero"}
+    check_and_dry_run(write(tmp_path, doc), "character id", "is 256 bytes in UTF-8")
+
+
 @pytest.mark.parametrize("canvas", [[32000, 32000], [800, 800], [768, 1376]])
 def test_canvas_beyond_h3_is_refused(tmp_path, canvas):
     doc = base_doc(tmp_path)
@@ -314,3 +323,60 @@ def test_recipe_file_and_clip_of_driver_process(tmp_path):
                       str(tmp_path / "o"), "--recipes", str(tmp_path / "r.yaml"))
     assert_clean(res, "recipe file", "anchors")
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("url", ["ftp://x", "not a url", "http://", "http://h:99999",
+                                 "127.0.0.1:8188"])
+def test_server_url_must_be_an_http_address(tmp_path, url):
+    """check refused nothing, and batch then said "ComfyUI at ftp://x is not reachable"."""
+    doc = base_doc(tmp_path)
+    doc["server"] = {"url": url}
+    check_and_dry_run(write(tmp_path, doc), "server.url", f"{url!r} is not a server address")
+    doc.pop("server")
+    doc["servers"] = [{"url": "http://127.0.0.1:8188"}, {"url": url}]
+    check_and_dry_run(write(tmp_path, doc), "servers.1.url")
+
+
+@pytest.mark.parametrize("where, text, needle", [
+    ("wording", "x" * 200_000, "wording.'hero' is 200000 characters long; the limit is 2000"),
+    ("wording", "", "wording.'hero' is empty"),
+    ("wording", "   ", "wording.'hero' is empty"),
+    ("prompts", "y" * 5000, "prompts.'idle' is 5009 characters long"),
+    ("wording_file", "z" * 3000, "words.yaml: 'hero' is 3000 characters long"),
+    ("wording_file", "", "words.yaml: 'hero' is empty"),
+], ids=["long", "empty", "blank", "long prompt", "long in file", "empty in file"])
+def test_wording_and_prompts_are_bounded_text(tmp_path, where, text, needle):
+    """A wording of 200,000 characters, or an empty one, passed check and a dry run."""
+    doc = base_doc(tmp_path)
+    if where == "wording":
+        doc["wording"] = {"hero": text}
+    elif where == "prompts":
+        doc["prompts"] = {"idle": text + "{wording}"}
+    else:
+        del doc["wording"]
+        (tmp_path / "words.yaml").write_text(yaml.safe_dump({"hero": text}))
+        doc["wording_file"] = "words.yaml"
+    check_and_dry_run(write(tmp_path, doc), needle)
+
+
+def test_an_action_listed_twice_is_refused(tmp_path):
+    """actions: [walk, walk] passed check, and the dry run listed the job twice."""
+    doc = base_doc(tmp_path)
+    doc["actions"] = ["walk", "idle", "walk"]
+    check_and_dry_run(write(tmp_path, doc), "actions: ", "action walk is listed twice")
+    doc["actions"] = ["idle"]
+    doc["characters"]["hero"]["actions"] = ["idle", "idle"]
+    check_and_dry_run(write(tmp_path, doc), "characters.hero.actions", "action idle is listed")
+
+
+@pytest.mark.parametrize("field", ["size", "recipes", "hang_seconds"])
+def test_a_number_that_is_not_finite_is_named_so(tmp_path, field):
+    """megapixels: .nan said "Input should be less than or equal to 4"."""
+    doc = base_doc(tmp_path)
+    if field == "size":
+        doc["size"] = {"megapixels": float("nan")}
+    elif field == "recipes":
+        doc["recipes"] = {"idle": {"fps": float("nan")}}
+    else:
+        doc["server"]["hang_seconds"] = float("inf")
+    check_and_dry_run(write(tmp_path, doc), "Input should be a finite number")

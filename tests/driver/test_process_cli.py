@@ -81,6 +81,7 @@ def test_process_imports_only_what_it_needs(tmp_path):
 
 @pytest.mark.parametrize("case, needle", [
     ("missing", "does not exist"),
+    ("clip_empty", "the clip path is empty: give the video file"),
     ("empty", "is empty"),
     ("text", "not a readable video"),
     ("image", "still image"),
@@ -91,6 +92,9 @@ def test_process_imports_only_what_it_needs(tmp_path):
     ("name", "--name '../escape' is not a plain name"),
     ("action_path", "--action '../../etc' is not a plain name"),
     ("format", "unknown format 'unity'"),
+    ("recipe_nan", "action 'walk', fps: Input should be a finite number"),
+    ("name_bytes", "is 256 bytes in UTF-8"),
+    ("name_not_utf8", "--name '\\udcff\\udcfe' is not valid UTF-8 text"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     """Each bad input: exit 1, one line naming the thing, no traceback, no file written."""
@@ -99,6 +103,8 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     action, extra = "walk", []
     if case == "missing":
         clip = tmp_path / "nope.mp4"
+    elif case == "clip_empty":  # said "clip . is a folder, not an image file"
+        clip = ""
     elif case == "empty":
         clip = tmp_path / "empty.mp4"
         clip.write_bytes(b"")
@@ -137,6 +143,14 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         action = "../../etc"
     elif case == "format":
         extra = ["--formats", "godot,unity"]
+    elif case == "recipe_nan":  # said "Input should be less than or equal to 120"
+        bad = tmp_path / "bad.yaml"
+        bad.write_text("walk: {fps: .nan}\n")
+        extra = ["--recipes", str(bad)]
+    elif case == "name_bytes":  # 64 characters, 256 bytes: "File name too long"
+        extra = ["--name", "😀" * 64]
+    elif case == "name_not_utf8":  # $'\xff\xfe' from a shell
+        extra = ["--name", b"\xff\xfe".decode("utf-8", "surrogateescape")]
     res = run_cli("driver", "process", str(clip), "--action", action, "--out", str(out), *extra)
     assert res.code == 1
     assert needle in res.err and "Traceback" not in res.err
@@ -173,3 +187,45 @@ print(len(os.listdir("/proc/self/task")), "OPENBLAS_NUM_THREADS" in os.environ)
         pytest.skip("this OpenBLAS starts no thread here: nothing to tell apart")
     threads, inherited = run(probe)
     assert int(threads) == bare and inherited == "False"
+
+
+@pytest.mark.parametrize("case", ["file", "under_file", "backup_file", "read_only"])
+def test_out_that_cannot_take_the_sheet_is_named(tmp_path, request, case):
+    """An --out that is a file (or lies under one), a user's file named _actions_old where
+    replaced sheets go, a read-only folder: one line naming the user's path and what is
+    wrong, before any decode (was "File exists: ..." or a temporary file's name)."""
+    mine = tmp_path / "notes.txt"
+    out = {"file": mine, "under_file": mine / "sheets", "backup_file": tmp_path / "o",
+           "read_only": None}[case]
+    if case == "backup_file":
+        out.mkdir()
+        mine = out / "_actions_old"
+    if case == "read_only":
+        out = request.getfixturevalue("read_only_folder")
+    else:
+        mine.write_text("my notes")
+    res = run_cli("driver", "process", str(fixture("walk").path), "--action", "walk",
+                  "--out", str(out))
+    assert res.code == 1, res.err
+    needle = {"file": f"--out {out} is a file, not a folder: give a folder",
+              "under_file": f"--out {out} is under {mine}, which is a file, not a folder",
+              "backup_file": f"backup folder {mine} is a file, not a folder: move that file",
+              "read_only": f"cannot write into --out {out}: it is on a read-only file system",
+              }[case]
+    assert needle in res.err, res.err
+    assert len(res.err.strip().splitlines()) == 1 and "Traceback" not in res.err
+    if case != "read_only":
+        assert mine.read_text() == "my notes"
+    if case == "backup_file":
+        assert list(out.iterdir()) == [mine]  # no sheet was written either
+
+
+def test_empty_out_is_refused_not_the_current_folder(tmp_path):
+    """--out "" was taken as "." and the sheet went into the current folder."""
+    proc = subprocess.run([sys.executable, "-m", "driver", "process", str(fixture("walk").path),
+                           "--action", "walk", "--out", ""], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == ("driver process: --out is empty: give the folder for the sheet "
+                           "(--out . for the current one)\n")
+    assert list(tmp_path.iterdir()) == []

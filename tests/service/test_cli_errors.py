@@ -96,3 +96,50 @@ def test_link_pack_install_deps_installs_as_the_manager_does(tmp_path, embedded_
                   str(embedded_ready.python), "--install-deps")
     assert res.code == 0, res.err
     assert f"installed the pack's requirements into {embedded_ready.python}" in res.out
+
+
+@pytest.mark.parametrize("verb", ["start", "status", "list", "stop"])
+def test_state_dir_that_is_a_file_is_a_bad_setting(tmp_path, verb):
+    """--state-dir naming a file is a bad setting (exit 8) for every verb, named in one
+    line (start said "Not a directory: .../custom_nodes", status "not running"); the file
+    is left as it was."""
+    mine = tmp_path / "notes.txt"
+    mine.write_text("my notes")
+    res = run_cli("service", verb, "--port", str(free_port()), "--state-dir", str(mine))
+    assert res.code == Exit.CONFIG, res.err
+    assert f"state_dir {mine} is a file, not a folder: give a folder" in res.err
+    assert res.err.count("\n") == 1 and "Traceback" not in res.err
+    assert mine.read_text() == "my notes"
+
+
+def test_start_names_a_read_only_state_dir(read_only_folder, embedded_ready):
+    """start writes its state file and log into the state folder: a read-only one is a bad
+    setting named before anything starts; status only reads it."""
+    port = str(free_port())
+    res = run_cli("service", "start", "--port", port, "--state-dir", str(read_only_folder))
+    assert res.code == Exit.CONFIG, res.err
+    assert (f"cannot write into state_dir {read_only_folder}: it is on a read-only file "
+            "system" in res.err)
+    res = run_cli("service", "status", "--port", port, "--state-dir", str(read_only_folder))
+    assert res.code == Exit.NOT_RUNNING, res.err
+
+
+@pytest.mark.parametrize("content, why", [(b'{"pid": 12', "it is not JSON"),
+                                          (b"\xff\xfe", "it is not text"),
+                                          (b"[1]", "it is not a JSON object")],
+                         ids=["cut", "binary", "list"])
+def test_an_unreadable_state_file_is_named_not_taken_for_not_running(tmp_path, content, why):
+    """status and list said "not running on port N" over a corrupt comfyui-N.json (a list
+    record was an internal error): the record may be all that knows a live server, so its
+    file is named, with what to do, and left as it is."""
+    port = free_port()
+    record = tmp_path / f"comfyui-{port}.json"
+    record.write_bytes(content)
+    res = run_cli("service", "status", "--port", str(port), "--state-dir", str(tmp_path))
+    assert res.code == Exit.ERROR, res.err
+    assert res.err.startswith(f"comfy_service: state file {record} cannot be read ({why}")
+    assert res.err.endswith(f"; nothing listens on port {port}: move the file away\n")
+    assert res.err.count("\n") == 1, res.err
+    res = run_cli("service", "list", "--state-dir", str(tmp_path))
+    assert f"port {port}: state file {record} cannot be read ({why}" in res.out, res.out
+    assert record.read_bytes() == content
