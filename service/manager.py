@@ -80,27 +80,24 @@ def state_path(cfg: ServiceConfig) -> Path:
 
 
 def load_state(cfg: ServiceConfig) -> dict[str, Any] | None:
-    try:
-        state = json.loads(state_path(cfg).read_text())
-    except (OSError, ValueError):
-        return None  # state_problem says why
-    return state if isinstance(state, dict) else None
+    """The state record, or None when there is none or it cannot be read (read_state)."""
+    return read_state(cfg)[0]
 
 
-def state_problem(cfg: ServiceConfig) -> str | None:
-    """Why the state file is there but is no record (load_state's None), or None when it
-    is absent or reads as one: a cut write, an edit, a disk error."""
+def read_state(cfg: ServiceConfig) -> tuple[dict[str, Any] | None, str | None]:
+    """(the state record or None, why a file that is there is no record, or None): a cut
+    write, an edit or a disk error is told from an absent file, read once."""
     try:
         state = json.loads(state_path(cfg).read_text())
     except FileNotFoundError:
-        return None
+        return None, None
     except UnicodeDecodeError:
-        return "it is not text"
+        return None, "it is not text"
     except json.JSONDecodeError as e:
-        return f"it is not JSON: {e.msg} at line {e.lineno}"
+        return None, f"it is not JSON: {e.msg} at line {e.lineno}"
     except OSError as e:
-        return e.strerror or str(e)
-    return None if isinstance(state, dict) else "it is not a JSON object"
+        return None, e.strerror or str(e)
+    return (state, None) if isinstance(state, dict) else (None, "it is not a JSON object")
 
 
 def write_state(cfg: ServiceConfig, state: dict[str, Any]) -> None:
@@ -304,7 +301,7 @@ def status(cfg: ServiceConfig) -> Result:
     if state is None:
         held = "" if port_is_free(cfg.host, cfg.port) else (
             f"port {cfg.port} is held by {describe(port_owner(cfg.port))}")
-        if why := state_problem(cfg):  # "not running" would hide a server we may have started
+        if why := read_state(cfg)[1]:  # "not running" would hide a server we may have started
             todo = (f"{held}: if that is our server, stop it yourself, then move the file "
                     "away" if held else f"nothing listens on port {cfg.port}: move the file "
                     "away")
