@@ -144,8 +144,7 @@ class Store:
         if version > VERSION:
             raise StoreError(f"{self.path} was written by a newer h3sprite (schema "
                              f"{version}, this one reads {VERSION}): update h3sprite")
-        self._check(version)
-        have = {r[1] for r in self.db.execute("PRAGMA table_info(jobs)")}
+        have = self._check(version)
         if not have:  # missing or empty file: nothing has run
             self.db.close()
             self.db = sqlite3.connect(":memory:", check_same_thread=False,
@@ -171,10 +170,10 @@ class Store:
                         self.db.execute(stmt)
             self.db.execute(f"PRAGMA user_version={VERSION}")
 
-    def _check(self, version: int) -> None:
-        """Raise, before anything is written to it, when the file is damaged or its jobs
-        table is not ours (lacks a column of its version; a newer version is refused by
-        the caller with its own reason)."""
+    def _check(self, version: int) -> set[str]:
+        """The jobs table's columns (none: no table yet); raise, before anything is written
+        to the file, when it is damaged or its jobs table is not ours (lacks a column of its
+        version; a newer version is refused by the caller with its own reason)."""
         check = self.db.execute("PRAGMA quick_check").fetchone()[0]  # reads every page
         if check != "ok":
             raise sqlite3.DatabaseError(f"quick_check: {check}")
@@ -182,6 +181,7 @@ class Store:
         missing = [c for c in COLUMNS if c not in have and ADDED_IN.get(c, 0) <= version]
         if have and missing and version <= VERSION:
             raise sqlite3.DatabaseError(f"its jobs table has no column {missing[0]}")
+        return have
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
