@@ -40,6 +40,10 @@ def test_a_palette_is_colours_whatever_the_number_of_pixels(pixels):
     found = palette(px)
     assert found.shape == (min(len(px), PALETTE_SIZE), 3)
     assert (found >= px.min(0) - 1e-3).all() and (found <= px.max(0) + 1e-3).all()
+    # Every colour the pixels hold, in runs longer than the palette, keeps a centre near it
+    # (the first PALETTE_SIZE pixels alone, one run, would pass the shape and range).
+    runs = np.repeat(px[:3], 3 * PALETTE_SIZE, axis=0)
+    assert despill.nearest(px[:3], palette(runs)).max() <= 1.0
 
 
 @settings(max_examples=40, deadline=None)
