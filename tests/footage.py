@@ -486,12 +486,16 @@ CASES: dict[str, Spec] = {
     # CROPPED at IoU 0.81), and bars missing from frame 0 went uncut (NOISE, IoU 0.06).
     "hurt_canvas_opening_bars": Spec(action="hurt", period=0.6, canvas_frames=4,
                                      letterbox=40, seed=91),
+    # A run with a 30 % ghost of the previous clean pose (the blend of two poses most
+    # independent generators drew): its trail read as a half-transparent character, IoU
+    # 0.92-0.94 on such trial clips, until a SMEAR clip's trail came from its clean frames.
+    "run_ghost_clean": Spec(action="run", ghost=0.3, ghost_clean=True, seed=101),
 }
 
 # The QC flags each case must raise (and no other).
 FLAGS: dict[str, set[str]] = {name: set() for name in CASES}
 FLAGS.update({"idle_static": {"STATIC"}, "walk_cropped": {"CROPPED"},
-              "walk_turns": {"FACING"}, "walk_ghost": {"SMEAR"}})
+              "walk_turns": {"FACING"}, "walk_ghost": {"SMEAR"}, "run_ghost_clean": {"SMEAR"}})
 
 
 # Cases made to show a fault the sheet cannot undo: judged on their flag, not on colour.

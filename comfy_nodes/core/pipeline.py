@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from . import align as align_mod
-from . import backdrop, drawn, matte, qc, silhouette
+from . import backdrop, drawn, ghost, matte, qc, silhouette
 from . import window as window_mod
 from .quantiles import median, nanmedian
 from .recipes import Recipe
@@ -83,6 +83,7 @@ class Analysis:
     timings: dict[str, float]
     crop: tuple[int, int, int, int] = (0, 0, 0, 0)  # x, y, w, h of the picture (bars cut)
     smear: float = 0.0
+    ghost_share: float = 0.0  # flagged SMEAR: the share of each frame in the next (qc.ghosting)
 
 
 def full_frames(recipe: Recipe) -> int:
@@ -218,12 +219,14 @@ def _judge(d: _Decided) -> Analysis:
             d.rest, d.fps, d.cut):
         flags.append("FACING")
     lap("facing")
-    smear = qc.smear(d.small, d.masks, d.key) if not d.is_noise else 0.0
-    if not d.is_static and smear > qc.SMEAR_ABOVE:
+    ghosting = qc.ghosting(d.small, d.masks, d.key) if not d.is_noise else qc.Ghosting(0, 0)
+    ghosted = not d.is_static and ghosting.score > qc.SMEAR_ABOVE
+    if ghosted:
         flags.append("SMEAR")
     lap("smear")
     return Analysis(d.key, d.scale, d.masks, d.measures, d.alignment, d.window, flags,
-                    d.motion, {**d.lap.timings, **lap.timings}, d.crop, smear)
+                    d.motion, {**d.lap.timings, **lap.timings}, d.crop, ghosting.score,
+                    ghosting.share if ghosted else 0.0)
 
 
 def analyse(clip: Clip, recipe: Recipe) -> Analysis:
@@ -300,10 +303,11 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         # shirt pushed nearer the key) is no see-through part.
         reference = drawn.drawn_reference(reference, frames, d.small, masks, key, box_at(0))
 
-    def make_cell(m_i: int, t: int) -> tuple[np.ndarray, Cell]:
+    def make_cell(m_i: int, t: int, clean: dict[int, np.ndarray] | None = None
+                  ) -> tuple[np.ndarray, Cell]:
         moving = silhouette.moving_at(masks, t, (h, w))
-        rgba = matte.refine(frames[t], key.at(t), box=box_at(t), reference=reference,
-                            moving=moving)
+        rgba = matte.refine(clean[t] if clean else frames[t], key.at(t), box=box_at(t),
+                            reference=reference, moving=moving)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)
         corners = inv @ np.array([[0, cw, 0, cw], [0, 0, ch, ch], [1, 1, 1, 1]], np.float64)
@@ -315,11 +319,15 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     # Cells are independent and OpenCV/numpy release the GIL: use the cores we have. The
     # turn and ghosting checks change no pixel: they are judged while the cells are being
     # made, first in the pool (on the main thread beside two cell workers FACING took twice
-    # as long: three threads on two cores).
+    # as long: three threads on two cores). A ghosted clip's cells are made again from its
+    # frames with the ghost taken out (core/ghost.py): rare, so no clean clip waits for it.
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         judging = pool.submit(_judge, d)
         made = list(pool.map(make_cell, range(len(win.indices)), win.indices))
         an = judging.result()
+        if an.ghost_share:
+            clean = [ghost.unghosted(frames, win.indices, an.ghost_share, key)] * len(made)
+            made = list(pool.map(make_cell, range(len(win.indices)), win.indices, clean))
     flags, motion = an.qc, an.motion
     cells = [c for c, _ in made]
     cell_meta = [m for _, m in made]
@@ -355,4 +363,5 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         key=KeyColour(rgb=(float(key.key[0]), float(key.key[1]), float(key.key[2])),
                       noise=key.noise, threshold=key.threshold),
         scale=k, shrunk_from=shrunk["requested_cell_height"] if shrunk else None,
-        max_width=max_width if shrunk else None, smear=an.smear, timings=lap.timings)
+        max_width=max_width if shrunk else None, smear=an.smear,
+        unghosted=min(an.ghost_share, ghost.MAX_SHARE) or None, timings=lap.timings)

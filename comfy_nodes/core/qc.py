@@ -88,6 +88,8 @@ Flags are facts about the clip, not errors: the sheet is still written.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from . import snap
@@ -127,6 +129,7 @@ GROW_LAG = TURN_SECONDS
 SMEAR_ABOVE = 0.003
 SMEAR_WINDOW = 0.12  # width of the cluster of shares a ghost's pixels fall in
 FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
+FAINT_SPAN = FAINT_SHARES[1] - FAINT_SHARES[0]
 BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in nearly every frame:
 # all but this share of them. A model's first frame is the user's canvas, without the bars
 # the model then draws (an independent trial's letterboxed walk: bars from frame 1 on;
@@ -358,15 +361,30 @@ def bars(small: np.ndarray) -> tuple[int, int, int, int]:
     return run(row_max), run(row_max[::-1]), run(col_max), run(col_max[::-1])
 
 
+@dataclass(frozen=True)
+class Ghosting:
+    """What the clip's faint copies of its previous frames say (see SMEAR above)."""
+
+    score: float  # SMEAR's score: flagged above SMEAR_ABOVE
+    share: float  # the share of the previous clean frame blended into each (0.0: none),
+    # read where the faint copies left behind cluster (`ghost.unghosted`'s)
+
+
 def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
+    """SMEAR's score of a clip (`ghosting`'s)."""
+    return ghosting(small, masks, key).score
+
+
+def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
     """Share of the character's area that is a faint copy of the previous frame at one
     share where only the previous frame showed it, beyond the faint copy of the next frame
     where only the next one does (see SMEAR above); medians over the frames where the
     character moved, never below 0. The first and last frames have no neighbour on one
-    side and are not scored: a clip of fewer than 3 frames scores 0."""
+    side and are not scored: a clip of fewer than 3 frames scores 0. And the share those
+    copies left behind cluster at, pooled over the clip."""
     if len(small) < 3:
-        return 0.0
-    behind, ahead = [], []
+        return Ghosting(0.0, 0.0)
+    behind, ahead, left = [], [], []
     # Frame by frame, three at a time: no float copy of the clip.
     plate, next_plate = key.at(0).plate, key.at(1).plate  # each frame's: a floor's rows
     prev = small[0].astype(np.float32) - plate
@@ -379,17 +397,28 @@ def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
         moved = int((was ^ (masks[t] > 0)).sum())
         if area >= 8 and moved >= max(2, area // 50):
             not_solid = colour_distance(small[t], plate) <= 2.5 * key.threshold
-            behind.append(_faint_copy(cur, prev, was & ~will & not_solid, key) / area)
-            ahead.append(_faint_copy(cur, nxt, will & ~was & not_solid, key) / area)
+            shares = _faint_shares(cur, prev, was & ~will & not_solid, key)
+            # The share from pixels only the previous frame showed (not this one's soft
+            # rim, a copy of the previous rim at ~0.5, nor the one before's: see `share`).
+            fresh = was & ~will & ~(masks[t] > 0) & ~(masks[t - 2] > 0 if t >= 2 else False)
+            left.append(_faint_shares(cur, prev, fresh, key))
+            behind.append(cluster_excess(shares, SMEAR_WINDOW, FAINT_SPAN) / area)
+            ahead.append(cluster_excess(_faint_shares(cur, nxt, will & ~was & not_solid, key),
+                                        SMEAR_WINDOW, FAINT_SPAN) / area)
         prev, cur = cur, nxt
     if not behind:
-        return 0.0
-    return max(0.0, float(median(behind) - median(ahead)))
+        return Ghosting(0.0, 0.0)
+    score = max(0.0, float(median(behind) - median(ahead)))
+    # A pixel only the previous frame showed holds `share` of the character where that
+    # frame held 1 - share: the copies read share / (1 - share) of it.
+    copies = cluster_centre(np.concatenate(left), SMEAR_WINDOW)
+    return Ghosting(score, copies / (1 + copies))
 
 
-def _faint_copy(cur: np.ndarray, other: np.ndarray, where: np.ndarray, key: KeyModel) -> float:
-    """The cluster excess of the pixels `where` that show `other`'s colour (both as
-    differences from the plate) at one faint share: on the same line from the backdrop
+def _faint_shares(cur: np.ndarray, other: np.ndarray, where: np.ndarray,
+                  key: KeyModel) -> np.ndarray:
+    """The shares of `other`'s colour that the pixels `where` show (both as differences
+    from the plate) where they are a faint copy of it: on the same line from the backdrop
     (cosine >= 0.95), 20-80 % of the way."""
     a, b = cur[where], other[where]
     nb = np.sqrt(norm2(b)) + 1e-3
@@ -398,7 +427,7 @@ def _faint_copy(cur: np.ndarray, other: np.ndarray, where: np.ndarray, key: KeyM
     ratio = na / nb
     lo, hi = FAINT_SHARES
     faint = (cos >= 0.95) & (ratio >= lo) & (ratio <= hi) & (nb > 2 * key.threshold)
-    return cluster_excess(ratio[faint], SMEAR_WINDOW, hi - lo)
+    return ratio[faint]
 
 
 def cluster_excess(values: np.ndarray, width: float, span: float) -> float:
@@ -413,7 +442,20 @@ def cluster_excess(values: np.ndarray, width: float, span: float) -> float:
 
 def densest_cluster(values: np.ndarray, width: float) -> int:
     """The most of `values` (1-D) that lie within one interval `width` wide."""
+    return len(_densest(values, width))
+
+
+def cluster_centre(values: np.ndarray, width: float) -> float:
+    """The median of the densest cluster of `values` (1-D); 0.0 when there are none."""
+    cluster = _densest(values, width)
+    return float(median(cluster)) if len(cluster) else 0.0
+
+
+def _densest(values: np.ndarray, width: float) -> np.ndarray:
+    """The most of `values` that lie within one interval `width` wide, sorted."""
     if not len(values):
-        return 0
+        return values
     v = np.sort(values)
-    return int((np.searchsorted(v, v + width, side="right") - np.arange(len(v))).max())
+    counts = np.searchsorted(v, v + width, side="right") - np.arange(len(v))
+    i = int(counts.argmax())
+    return v[i:i + counts[i]]

@@ -119,6 +119,9 @@ class Sheet:
     # puts ComfyUI's prompt and workflow here, as Save Image does in a PNG).
     provenance: dict | None = field(default=None, compare=False)
     smear: float | None = None  # the ghosting score behind SMEAR (meta.qc.smear)
+    # flagged SMEAR: the share of each frame in the next that the cells were matted without
+    # (meta.qc.unghosted; core/ghost.py)
+    unghosted: float | None = None
 
     def __post_init__(self) -> None:
         if not self.cells or len(self.cells) != len(self.sources):

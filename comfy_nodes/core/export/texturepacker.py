@@ -75,6 +75,8 @@ def document(sheet: Sheet, image: str) -> dict:
     }
     if sheet.smear is not None:
         doc["meta"]["qc"] = {"smear": round(sheet.smear, 4)}
+        if sheet.unghosted is not None:
+            doc["meta"]["qc"]["unghosted"] = round(sheet.unghosted, 3)
     if sheet.provenance is not None:
         doc["meta"]["comfyui"] = sheet.provenance
     return doc

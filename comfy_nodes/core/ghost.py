@@ -1,0 +1,59 @@
+"""Ghosting undone where it left a trail: a clip flagged SMEAR shows in each frame a faint
+copy of the pose before (`qc.ghosting` reads its share). Where the character has just been,
+the matte read that copy as a half-transparent character in colours the despill could not
+explain (a trail behind every limb on the sheet).
+
+A video model's ghost is a blend of two poses, frame_t = (1 - s) clean_t + s clean_t-1, so
+the clean frames come back one after another, each from its frame and the clean one before:
+
+    clean_t = (frame_t - s * clean_t-1) / (1 - s)
+
+An error in clean_t-1 (the first frame taken as clean, compression, a share a little off)
+enters clean_t times -s / (1 - s): it alternates in sign and dies away (0.54x a frame at
+35 %), and the recursion is started LEAD_IN frames before the first it must give.
+
+Only pixels the clean frame shows as backdrop take it: the trail. Elsewhere the frame is
+kept as it came, since not every ghost blends the whole frame: one generator drew its ghost
+behind the current pose (the pose itself unmixed), and there the whole clean frame took a
+share of the previous pose out of the character (edge -10.5 against +0.5 untouched).
+Measured on the 12 clips of trials 15-32 that SMEAR flags (eleven ghosts of 21-35 % from
+seven generators, and a false flag): see docs/qc.md#smear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .backdrop import KeyModel, colour_distance
+
+# Above this share an error would not die away (s / (1 - s) >= 1 at 0.5): a ghost read
+# stronger is undone at it. The clips' ghosts read 0.21-0.36.
+MAX_SHARE = 0.45
+# Frames the recursion runs before the first it must give: an error in the frame taken as
+# clean is 0.54^8 = 0.7 % of itself by then at 35 %, 5 % at MAX_SHARE.
+LEAD_IN = 8
+# A clean pixel this near the backdrop's plate, in key thresholds, is backdrop (SMEAR's
+# own reading of "not solid", qc.ghosting).
+BACKDROP_DISTANCE = 2.5
+
+
+def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
+              key: KeyModel) -> dict[int, np.ndarray]:
+    """The frames (uint8 RGB) of `frames` (N, H, W, 3) at `indices`, with the ghost's trail
+    (pixels whose clean colour is backdrop) taken from the clean frames: `key` at the
+    frames' size (`KeyModel.sized`). Only the frames from LEAD_IN before the first index
+    are read, one float frame held at a time."""
+    s = min(share, MAX_SHARE)
+    wanted = set(indices)
+    start = max(0, min(wanted) - LEAD_IN)
+    clean = frames[start].astype(np.float32)
+    out = {start: frames[start]} if start in wanted else {}
+    for t in range(start + 1, max(wanted) + 1):
+        # Within the colours a frame can hold: an overshoot would feed the next frame.
+        clean = np.clip((frames[t].astype(np.float32) - s * clean) / (1 - s), 0, 255)
+        if t in wanted:
+            trail = colour_distance(clean, key.at(t).plate) <= BACKDROP_DISTANCE * key.threshold
+            out[t] = np.where(trail[..., None], (clean + 0.5).astype(np.uint8), frames[t])
+    return out
