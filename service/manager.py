@@ -221,10 +221,30 @@ def _foreign(cfg: ServiceConfig, verb: str) -> Result | None:
                                         "port": cfg.port})
 
 
+def _unreadable(cfg: ServiceConfig, verb: str = "") -> Result | None:
+    """Exit 1 (ERROR), touching nothing, when the state file is there but is no record;
+    None otherwise. The record may be all that knows a live server we started, so no verb
+    takes it for "not running", writes over it, removes it or signals for it: the file is
+    named, with what to do. `verb` leads the line (status, whose line is the state, has none)."""
+    why = read_state(cfg)[1]
+    if why is None:
+        return None
+    if port_is_free(cfg.host, cfg.port):
+        todo = f"nothing listens on port {cfg.port}: move the file away"
+    else:
+        todo = (f"port {cfg.port} is held by {describe(port_owner(cfg.port))}: if that is "
+                "our server, stop it yourself, then move the file away")
+    lead = f"{verb}: " if verb else ""
+    return Result(Exit.ERROR, f"{lead}state file {state_path(cfg)} cannot be read ({why}); "
+                              f"{todo}", {"state": "unreadable", "port": cfg.port})
+
+
 def start(cfg: ServiceConfig) -> Result:
     check_paths(cfg)
     if problem := folder_problem(cfg.state_dir, "state_dir"):  # the state file and log go there
         raise ConfigError(problem)
+    if (unreadable := _unreadable(cfg, "start")) is not None:
+        return unreadable  # writing a new record over it would lose the server it may know
     if (foreign := _foreign(cfg, "start")) is not None:
         return foreign
     state, proc = _running(cfg)
@@ -297,16 +317,12 @@ def start(cfg: ServiceConfig) -> Result:
 def status(cfg: ServiceConfig) -> Result:
     if (foreign := _foreign(cfg, "status")) is not None:
         return foreign
+    if (unreadable := _unreadable(cfg)) is not None:
+        return unreadable
     state, proc = _running(cfg)
     if state is None:
         held = "" if port_is_free(cfg.host, cfg.port) else (
             f"port {cfg.port} is held by {describe(port_owner(cfg.port))}")
-        if why := read_state(cfg)[1]:  # "not running" would hide a server we may have started
-            todo = (f"{held}: if that is our server, stop it yourself, then move the file "
-                    "away" if held else f"nothing listens on port {cfg.port}: move the file "
-                    "away")
-            return Result(Exit.ERROR, f"state file {state_path(cfg)} cannot be read ({why}); "
-                                      f"{todo}", {"state": "unreadable", "port": cfg.port})
         note = f"; {held}, not by us" if held else ""
         return Result(Exit.NOT_RUNNING, f"not running on port {cfg.port}{note}",
                       {"state": "not running", "port": cfg.port})
@@ -383,6 +399,8 @@ def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
 
 def restart(cfg: ServiceConfig) -> Result:
     """stop + start; with the settings of the running server when there is one."""
+    if (unreadable := _unreadable(cfg, "restart")) is not None:
+        return unreadable
     if (foreign := _foreign(cfg, "restart")) is not None:
         return foreign
     state = load_state(cfg)
