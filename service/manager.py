@@ -374,6 +374,8 @@ def status(cfg: ServiceConfig) -> Result:
 # ----------------------------------------------------------------- stop ---
 
 def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
+    if (unreadable := _unreadable(cfg, "stop")) is not None:
+        return unreadable  # "nothing to stop" would hide a server it may know
     if (foreign := _foreign(cfg, "stop")) is not None:
         return foreign
     state, proc = _running(cfg)
@@ -508,6 +510,8 @@ def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int =
 # --------------------------------------------------------- stacks / logs ---
 
 def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
+    if (unreadable := _unreadable(cfg, "stacks")) is not None:
+        return unreadable
     if (foreign := _foreign(cfg, "stacks")) is not None:
         return foreign
     state, proc = _running(cfg)

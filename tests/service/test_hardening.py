@@ -89,11 +89,12 @@ CUT = b'{"pid": 12'  # a record cut short: the pid of a server it knew is in the
 CUT_WHY = "it is not JSON: Expecting ',' delimiter at line 1"
 
 
-@pytest.mark.parametrize("verb", ["start", "restart"])
+@pytest.mark.parametrize("verb", ["start", "restart", "stop", "stacks"])
 def test_an_unreadable_state_file_is_not_written_over(spot, verb):
     """start and restart wrote a new record over a corrupt comfyui-N.json and started a
-    server: that record may be all that knows a server we started, so they refuse in one
-    line naming the file and what to do; the file stays as it was and nothing starts."""
+    server; stop said "not running on port N (nothing to stop)": that record may be all
+    that knows a server we started, so each verb refuses in one line naming the file and
+    what to do; the file stays as it was and nothing starts."""
     spot.state_dir.mkdir(parents=True)
     record = spot.state_dir / f"comfyui-{spot.port}.json"
     record.write_bytes(CUT)
@@ -106,7 +107,7 @@ def test_an_unreadable_state_file_is_not_written_over(spot, verb):
     assert not (spot.state_dir / "logs").exists()  # no server was launched
 
 
-@pytest.mark.parametrize("verb", ["start", "restart"])
+@pytest.mark.parametrize("verb", ["start", "restart", "stop", "stacks"])
 def test_an_unreadable_record_of_a_live_server_is_left_to_the_user(spot, verb):
     """A live server whose record was cut: the verb names the file and the pid on the port,
     signals nothing and writes nothing; the server keeps serving."""
