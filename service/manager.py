@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sys
 import time
@@ -97,7 +98,14 @@ def read_state(cfg: ServiceConfig) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"it is not JSON: {e.msg} at line {e.lineno}"
     except OSError as e:
         return None, e.strerror or str(e)
-    return (state, None) if isinstance(state, dict) else (None, "it is not a JSON object")
+    if not isinstance(state, dict):
+        return None, "it is not a JSON object"
+    pid, created = state.get("pid"), state.get("create_time")
+    if not (isinstance(pid, int) and not isinstance(pid, bool) and pid > 0
+            and isinstance(created, (int, float)) and math.isfinite(created)):
+        # an edit or a foreign writer: the verbs would delete it, write over it, or fail
+        return None, "it names no process: it needs a positive integer pid and a create_time"
+    return state, None
 
 
 def write_state(cfg: ServiceConfig, state: dict[str, Any]) -> None:
@@ -176,10 +184,7 @@ def _running(cfg: ServiceConfig) -> tuple[dict | None, psutil.Process | None]:
     state = load_state(cfg)
     if state is None:
         return None, None
-    try:
-        proc = _identity(state).process()
-    except (KeyError, ValueError, TypeError):
-        return state, None
+    proc = _identity(state).process()
     if proc is not None and _why_foreign(state, proc):
         return state, None
     return state, proc
@@ -208,10 +213,7 @@ def _foreign(cfg: ServiceConfig, verb: str) -> Result | None:
     state = load_state(cfg)
     if state is None:
         return None
-    try:
-        proc = _identity(state).process()
-    except (KeyError, ValueError, TypeError):
-        return None
+    proc = _identity(state).process()
     why = _why_foreign(state, proc) if proc is not None else ""
     if not why:
         return None
@@ -327,7 +329,7 @@ def status(cfg: ServiceConfig) -> Result:
         return Result(Exit.NOT_RUNNING, f"not running on port {cfg.port}{note}",
                       {"state": "not running", "port": cfg.port})
     if proc is None:
-        other = _identity(state).pid_reused_by() if "pid" in state else None
+        other = _identity(state).pid_reused_by()
         if other is not None:
             return Result(Exit.STALE,
                           f"stale state: recorded pid {state['pid']} now belongs to another "
@@ -384,7 +386,7 @@ def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
                       {"stopped": False})
     if proc is None:
         clear_state(cfg)
-        other = _identity(state).pid_reused_by() if "pid" in state else None
+        other = _identity(state).pid_reused_by()
         left = f"; pid {state.get('pid')} now belongs to {describe(other)}, left alone" if other \
             else ""
         return Result(Exit.OK, f"not running (removed stale state){left}", {"stopped": False})

@@ -107,6 +107,26 @@ def test_an_unreadable_state_file_is_not_written_over(spot, verb):
     assert not (spot.state_dir / "logs").exists()  # no server was launched
 
 
+@pytest.mark.parametrize("content", [b"{}", b'{"pid": "x", "create_time": 1}',
+                                     b'{"pid": 7, "create_time": Infinity}'],
+                         ids=["empty", "text-pid", "infinite"])
+@pytest.mark.parametrize("verb", ["start", "stop", "status"])
+def test_a_record_that_names_no_process_is_unreadable(spot, verb, content):
+    """A JSON object without a usable pid and create time was taken for a record: stop
+    deleted it ("removed stale state", or after "invalid literal for int()"), start wrote
+    over it, status said "pid None is gone". It is no record, named as a cut one is."""
+    spot.state_dir.mkdir(parents=True)
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    record.write_bytes(content)
+    res = spot.service(verb, timeout=60)
+    assert res.code == Exit.ERROR, res.err + res.out
+    lead = "" if verb == "status" else f"{verb}: "
+    assert res.err == (f"comfy_service: {lead}state file {record} cannot be read (it names no "
+                       "process: it needs a positive integer pid and a create_time); nothing "
+                       f"listens on port {spot.port}: move the file away\n")
+    assert record.read_bytes() == content
+
+
 @pytest.mark.parametrize("verb", ["start", "restart", "stop", "stacks"])
 def test_an_unreadable_record_of_a_live_server_is_left_to_the_user(spot, verb):
     """A live server whose record was cut: the verb names the file and the pid on the port,
