@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
+from comfy_nodes.core.util import given_path
 from comfy_nodes.core.video import ClipError
 from driver.exitcodes import Exit
 from driver.outputs import out_problem, safe_name
@@ -24,19 +25,20 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
     s = sub.add_parser("process", help="one clip -> sheet WebP + JSON")
-    s.add_argument("clip")  # text until checked: a Path would make "" the folder "."
+    # Path flags stay text until given_path checks them: a Path would make "" the folder "."
+    s.add_argument("clip")
     s.add_argument("--action", required=True, help="recipe name: idle, walk, run, attack, ...")
-    s.add_argument("--out", required=True, help="output folder")  # a Path would make "" "."
+    s.add_argument("--out", required=True, help="output folder")
     s.add_argument("--name", help="file stem (default: the action)")
     s.add_argument("--character", default="character", help="character id for frame names")
-    s.add_argument("--recipes", type=Path, help="YAML/JSON file overriding recipes")
+    s.add_argument("--recipes", help="YAML/JSON file overriding recipes")
     s.add_argument("--cell-height", type=int, default=300)
     s.add_argument("--max-width", type=int, default=8000)
     s.add_argument("--formats", default="texturepacker",
                    help="comma-separated: texturepacker (always), aseprite, godot, frames")
     s.add_argument("--image-format", default="webp", choices=["webp", "png"],
                    help="the strip's image: lossless WebP (default) or PNG")
-    s.add_argument("--portrait", type=Path,
+    s.add_argument("--portrait",
                    help="the character's RGBA portrait: its colours guide the despill")
     s.add_argument("--keep-frames", action="store_true",
                    help="same as adding frames to --formats (STEM_frames/0000.png ...)")
@@ -44,20 +46,20 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("check", help="check a joblist without a server (roster, portraits, "
                                      "workflow markers)")
-    s.add_argument("joblist", type=Path)
+    s.add_argument("joblist")
 
     s = sub.add_parser("status", help="what the last runs of a joblist left: per job status, "
                                       "grade, QC flags, tries, error")
-    s.add_argument("joblist", type=Path)
+    s.add_argument("joblist")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("review", help="one HTML page to review a batch's sheets: animated, "
                                       "graded, filterable, with re-roll commands and rejects")
-    s.add_argument("joblist", type=Path)
-    s.add_argument("--out", type=Path, help="the page (default: the joblist's out/review.html)")
+    s.add_argument("joblist")
+    s.add_argument("--out", help="the page (default: the joblist's out/review.html)")
 
     s = sub.add_parser("batch", help="render a joblist: resumable, self-healing")
-    s.add_argument("joblist", type=Path)
+    s.add_argument("joblist")
     s.add_argument("--only", help="jobs to run, comma-separated: hero/walk (one job), walk "
                                   "(every character's), hero/ (all of hero's), @list.txt "
                                   "(one per line, as driver review exports)")
@@ -80,14 +82,15 @@ def cmd_process(args: argparse.Namespace) -> int:
     from comfy_nodes.core.imagefile import check_regular
     from driver.process import process
 
-    if not args.clip:
-        raise UsageError("the clip path is empty: give the video file to make the sheet from")
-    clip = Path(args.clip)
+    clip = given_path(args.clip, "the clip path", "give the video file to make the sheet from")
     check_regular(clip, "clip")  # a FIFO or device would block the decoder for ever
-    if not args.out:  # Path("") is ".": the sheets went into the current folder
-        raise UsageError("--out is empty: give the folder for the sheet (--out . for the "
-                         "current one)")
-    out = Path(args.out)
+    out = given_path(args.out, "--out", "give the folder for the sheet (--out . for the "
+                     "current one)")
+    recipes = None if args.recipes is None else given_path(
+        args.recipes, "--recipes", "give the YAML or JSON recipe file, or drop --recipes")
+    portrait = None if args.portrait is None else given_path(
+        args.portrait, "--portrait", "give the character's portrait image, or drop "
+        "--portrait")
     if problem := out_problem(out, "--out"):
         raise UsageError(problem)
     if args.cell_height < 8 or args.max_width < 8:
@@ -98,10 +101,10 @@ def cmd_process(args: argparse.Namespace) -> int:
     character = safe_name(args.character, "--character")
     formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
                             "--formats")
-    recipe = recipe_for(args.action, load_recipes(args.recipes))
+    recipe = recipe_for(args.action, load_recipes(recipes))
     done = process(clip, args.action, recipe, out, stem, character=character,
                    cell_height=args.cell_height, max_width=args.max_width, formats=formats,
-                   image_format=ImageFormat(args.image_format), portrait=args.portrait)
+                   image_format=ImageFormat(args.image_format), portrait=portrait)
     sheet, written = done.sheet, done.written
     if args.json:
         print(json.dumps({
@@ -125,16 +128,21 @@ def cmd_process(args: argparse.Namespace) -> int:
     return Exit.OK
 
 
+def _joblist(args: argparse.Namespace) -> Path:
+    return given_path(args.joblist, "the joblist path", "give the joblist file (YAML)")
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from driver.check import check
     from driver.joblist_load import load
 
-    problems = check(load(args.joblist))
+    joblist = _joblist(args)
+    problems = check(load(joblist))
     for p in problems:
         print(f"driver check: {p if len(p) <= 500 else p[:500] + '...'}", file=sys.stderr)
     if problems:
         return Exit.FAILED
-    print(f"{args.joblist}: ok")
+    print(f"{joblist}: ok")
     return Exit.OK
 
 
@@ -153,8 +161,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     from driver.report import any_failed, status_lines, status_rows
     from driver.store import Store
 
-    loaded = load(args.joblist)
-    db = _batch_database(loaded.out, args.joblist, "status")
+    joblist = _joblist(args)
+    loaded = load(joblist)
+    db = _batch_database(loaded.out, joblist, "status")
     if db is None:
         return Exit.FAILED
     store = Store(db, read_only=True)  # status writes nothing
@@ -172,10 +181,14 @@ def cmd_review(args: argparse.Namespace) -> int:
     from driver.joblist_load import load
     from driver.review import write
 
-    loaded = load(args.joblist)
-    if _batch_database(loaded.out, args.joblist, "review") is None:
+    joblist = _joblist(args)
+    out = None if args.out is None else given_path(
+        args.out, "--out", "give the page's file name, or drop --out for the joblist's "
+        "out/review.html")
+    loaded = load(joblist)
+    if _batch_database(loaded.out, joblist, "review") is None:
         return Exit.FAILED
-    path, n = write(loaded, str(args.joblist), args.out)
+    path, n = write(loaded, str(joblist), out)
     print(f"wrote {path} ({n} jobs); open it in a browser: {path.resolve().as_uri()}")
     return Exit.OK
 
@@ -189,7 +202,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from driver.batch import Batch, Options, log_to_file, summary_lines
     from driver.joblist_load import load
 
-    loaded = load(args.joblist)
+    loaded = load(_joblist(args))
     if args.reroll and not args.only:
         raise UsageError("--reroll needs --only: name the jobs to re-roll (e.g. --only hero/walk)")
     if args.reroll and args.reuse_video:

@@ -107,6 +107,16 @@ class Loaded:
     def portrait(self, cid: str) -> Path:
         return self._abs(self.spec.characters[cid].portrait)
 
+    def sheet_dir(self, cid: str) -> Path:
+        """The folder of a character's sheets (jobs.Job.out_dir)."""
+        return self.out / cid
+
+    def sheet_json(self, cid: str, action: str) -> Path:
+        """A job's sheet JSON (jobs.Job.json), from where the joblist is now. Readers of
+        the state take it from here, not from the row's stored outputs: those are absolute
+        paths of the run that wrote them, which a moved or copied project leaves behind."""
+        return self.sheet_dir(cid) / f"{action}.json"
+
     def wording_key(self, cid: str) -> str:
         return self.spec.characters[cid].wording or cid
 

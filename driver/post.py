@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from pathlib import Path
 
 from comfy_nodes.core import pipeline
 from comfy_nodes.core.video import Clip
@@ -101,5 +100,5 @@ class Post:
         for row in self.store.all():
             if row.key in roster and row.status == Status.DONE and row.outputs.get("json"):
                 cid, action = row.key.split("/", 1)
-                done.append((cid, action, Path(row.outputs["json"])))
+                done.append((cid, action, self.loaded.sheet_json(cid, action)))
         actions_mod.write(self.loaded.out, done)

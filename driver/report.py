@@ -8,7 +8,6 @@ import logging
 import sys
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
@@ -124,7 +123,7 @@ def status_rows(loaded: Loaded, store: Store) -> list[dict[str, Any]]:
                 "attempts": row.attempts if row else 0, "error": row.error if row else None}
             if row and row.meta.get("server"):
                 entry["server"] = row.meta["server"]
-            sheet = Path(row.outputs["json"]) if row and row.outputs.get("json") else None
+            sheet = loaded.sheet_json(cid, action) if row and row.outputs.get("json") else None
             if sheet is not None and sheet.is_file():
                 anim = json.loads(sheet.read_text())["meta"]["animation"]
                 entry.update(grade=anim["loop_grade"] or "one-shot", qc=anim["qc"])

@@ -23,6 +23,7 @@ from pathlib import Path
 from PIL import Image
 
 from comfy_nodes.core.sheet import write_atomic
+from driver import actions as actions_mod
 from driver import reroll
 from driver.joblist_load import Loaded
 from driver.store import Store
@@ -130,9 +131,10 @@ def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
                 e.attempts, e.error = row.attempts, row.error
                 e.generation_s = row.timings.get("generation")
                 e.post_s = row.timings.get("post")
-                e.files = row.outputs.get("files", {})
                 if row.outputs.get("json"):
-                    e.sheet = _sheet(Path(row.outputs["json"]))
+                    sheet_json = loaded.sheet_json(cid, action)
+                    e.sheet = _sheet(sheet_json)
+                    e.files = actions_mod.files(sheet_json, loaded.out)
             e.first_frame = _first_frame(loaded.work / f"{cid}_{action}" / "clip.mp4")
             out.append(e)
     finally:

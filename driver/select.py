@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from comfy_nodes.core.safeyaml import read_limited
+from comfy_nodes.core.util import given_path
 
 MAX_LIST_BYTES = 1 << 20  # a list of job names, not a data file
 
@@ -48,7 +49,9 @@ def parse(text: str, flag: str = "--only") -> list[Selector]:
         if not item:
             continue
         if item.startswith("@"):
-            out += read_list(Path(item[1:]), flag)
+            out += read_list(given_path(item[1:], f"the file name after {flag} @",
+                                        f"give the list of jobs, e.g. {flag} @rejects.txt"),
+                             flag)
         else:
             out.append(_item(item, flag))
     if not out:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sys
 import time
@@ -97,7 +98,14 @@ def read_state(cfg: ServiceConfig) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"it is not JSON: {e.msg} at line {e.lineno}"
     except OSError as e:
         return None, e.strerror or str(e)
-    return (state, None) if isinstance(state, dict) else (None, "it is not a JSON object")
+    if not isinstance(state, dict):
+        return None, "it is not a JSON object"
+    pid, created = state.get("pid"), state.get("create_time")
+    if not (isinstance(pid, int) and not isinstance(pid, bool) and pid > 0
+            and isinstance(created, (int, float)) and math.isfinite(created)):
+        # an edit or a foreign writer: the verbs would delete it, write over it, or fail
+        return None, "it names no process: it needs a positive integer pid and a create_time"
+    return state, None
 
 
 def write_state(cfg: ServiceConfig, state: dict[str, Any]) -> None:
@@ -176,10 +184,7 @@ def _running(cfg: ServiceConfig) -> tuple[dict | None, psutil.Process | None]:
     state = load_state(cfg)
     if state is None:
         return None, None
-    try:
-        proc = _identity(state).process()
-    except (KeyError, ValueError, TypeError):
-        return state, None
+    proc = _identity(state).process()
     if proc is not None and _why_foreign(state, proc):
         return state, None
     return state, proc
@@ -208,10 +213,7 @@ def _foreign(cfg: ServiceConfig, verb: str) -> Result | None:
     state = load_state(cfg)
     if state is None:
         return None
-    try:
-        proc = _identity(state).process()
-    except (KeyError, ValueError, TypeError):
-        return None
+    proc = _identity(state).process()
     why = _why_foreign(state, proc) if proc is not None else ""
     if not why:
         return None
@@ -221,10 +223,30 @@ def _foreign(cfg: ServiceConfig, verb: str) -> Result | None:
                                         "port": cfg.port})
 
 
+def _unreadable(cfg: ServiceConfig, verb: str = "") -> Result | None:
+    """Exit 1 (ERROR), touching nothing, when the state file is there but is no record;
+    None otherwise. The record may be all that knows a live server we started, so no verb
+    takes it for "not running", writes over it, removes it or signals for it: the file is
+    named, with what to do. `verb` leads the line (status, whose line is the state, has none)."""
+    why = read_state(cfg)[1]
+    if why is None:
+        return None
+    if port_is_free(cfg.host, cfg.port):
+        todo = f"nothing listens on port {cfg.port}: move the file away"
+    else:
+        todo = (f"port {cfg.port} is held by {describe(port_owner(cfg.port))}: if that is "
+                "our server, stop it yourself, then move the file away")
+    lead = f"{verb}: " if verb else ""
+    return Result(Exit.ERROR, f"{lead}state file {state_path(cfg)} cannot be read ({why}); "
+                              f"{todo}", {"state": "unreadable", "port": cfg.port})
+
+
 def start(cfg: ServiceConfig) -> Result:
     check_paths(cfg)
     if problem := folder_problem(cfg.state_dir, "state_dir"):  # the state file and log go there
         raise ConfigError(problem)
+    if (unreadable := _unreadable(cfg, "start")) is not None:
+        return unreadable  # writing a new record over it would lose the server it may know
     if (foreign := _foreign(cfg, "start")) is not None:
         return foreign
     state, proc = _running(cfg)
@@ -297,21 +319,17 @@ def start(cfg: ServiceConfig) -> Result:
 def status(cfg: ServiceConfig) -> Result:
     if (foreign := _foreign(cfg, "status")) is not None:
         return foreign
+    if (unreadable := _unreadable(cfg)) is not None:
+        return unreadable
     state, proc = _running(cfg)
     if state is None:
         held = "" if port_is_free(cfg.host, cfg.port) else (
             f"port {cfg.port} is held by {describe(port_owner(cfg.port))}")
-        if why := read_state(cfg)[1]:  # "not running" would hide a server we may have started
-            todo = (f"{held}: if that is our server, stop it yourself, then move the file "
-                    "away" if held else f"nothing listens on port {cfg.port}: move the file "
-                    "away")
-            return Result(Exit.ERROR, f"state file {state_path(cfg)} cannot be read ({why}); "
-                                      f"{todo}", {"state": "unreadable", "port": cfg.port})
         note = f"; {held}, not by us" if held else ""
         return Result(Exit.NOT_RUNNING, f"not running on port {cfg.port}{note}",
                       {"state": "not running", "port": cfg.port})
     if proc is None:
-        other = _identity(state).pid_reused_by() if "pid" in state else None
+        other = _identity(state).pid_reused_by()
         if other is not None:
             return Result(Exit.STALE,
                           f"stale state: recorded pid {state['pid']} now belongs to another "
@@ -358,6 +376,8 @@ def status(cfg: ServiceConfig) -> Result:
 # ----------------------------------------------------------------- stop ---
 
 def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
+    if (unreadable := _unreadable(cfg, "stop")) is not None:
+        return unreadable  # "nothing to stop" would hide a server it may know
     if (foreign := _foreign(cfg, "stop")) is not None:
         return foreign
     state, proc = _running(cfg)
@@ -366,7 +386,7 @@ def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
                       {"stopped": False})
     if proc is None:
         clear_state(cfg)
-        other = _identity(state).pid_reused_by() if "pid" in state else None
+        other = _identity(state).pid_reused_by()
         left = f"; pid {state.get('pid')} now belongs to {describe(other)}, left alone" if other \
             else ""
         return Result(Exit.OK, f"not running (removed stale state){left}", {"stopped": False})
@@ -383,6 +403,8 @@ def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
 
 def restart(cfg: ServiceConfig) -> Result:
     """stop + start; with the settings of the running server when there is one."""
+    if (unreadable := _unreadable(cfg, "restart")) is not None:
+        return unreadable
     if (foreign := _foreign(cfg, "restart")) is not None:
         return foreign
     state = load_state(cfg)
@@ -490,6 +512,8 @@ def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int =
 # --------------------------------------------------------- stacks / logs ---
 
 def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
+    if (unreadable := _unreadable(cfg, "stacks")) is not None:
+        return unreadable
     if (foreign := _foreign(cfg, "stacks")) is not None:
         return foreign
     state, proc = _running(cfg)

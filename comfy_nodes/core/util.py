@@ -48,6 +48,14 @@ def nearest_existing(path: Path) -> Path:
     return path
 
 
+def given_path(text: str, what: str, give: str) -> Path:
+    """The path a user typed (a flag's value), or ValueError "<what> is empty: <give>": an
+    empty one is refused, as Path("") is ".", the current folder, which nobody named."""
+    if not text:
+        raise ValueError(f"{what} is empty: {give}")
+    return Path(text)
+
+
 def folder_problem(path: Path, what: str, fix: str = "give a folder",
                    writable: bool = True) -> str | None:
     """Why `path` cannot be (or be made) a folder we write into, as the one line to print,

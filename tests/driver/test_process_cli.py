@@ -220,12 +220,53 @@ def test_out_that_cannot_take_the_sheet_is_named(tmp_path, request, case):
         assert list(out.iterdir()) == [mine]  # no sheet was written either
 
 
-def test_empty_out_is_refused_not_the_current_folder(tmp_path):
-    """--out "" was taken as "." and the sheet went into the current folder."""
-    proc = subprocess.run([sys.executable, "-m", "driver", "process", str(fixture("walk").path),
-                           "--action", "walk", "--out", ""], cwd=tmp_path, capture_output=True,
+EMPTY_FLAGS = {  # a path flag given as "": the one line each verb answers
+    "process-clip": (["process", "", "--action", "walk", "--out", "o"],
+                     "the clip path is empty: give the video file to make the sheet from"),
+    "process-out": (["process", "{clip}", "--action", "walk", "--out", ""],
+                    "--out is empty: give the folder for the sheet (--out . for the current "
+                    "one)"),
+    "process-recipes": (["process", "{clip}", "--action", "walk", "--out", "o", "--recipes", ""],
+                        "--recipes is empty: give the YAML or JSON recipe file, or drop "
+                        "--recipes"),
+    "process-portrait": (["process", "{clip}", "--action", "walk", "--out", "o", "--portrait",
+                          ""], "--portrait is empty: give the character's portrait image, or "
+                               "drop --portrait"),
+    "review-out": (["review", "{joblist}", "--out", ""],
+                   "--out is empty: give the page's file name, or drop --out for the "
+                   "joblist's out/review.html"),
+    **{f"{verb}-joblist": ([verb, ""], "the joblist path is empty: give the joblist file "
+                                       "(YAML)") for verb in ("check", "status", "review",
+                                                              "batch")},
+    "batch-only": (["batch", "{joblist}", "--dry-run", "--only", "hero/walk,@"],
+                   "the file name after --only @ is empty: give the list of jobs, e.g. "
+                   "--only @rejects.txt"),
+}
+
+
+@pytest.mark.parametrize("case", list(EMPTY_FLAGS))
+def test_an_empty_path_flag_is_refused_not_the_current_folder(tmp_path, case):
+    """A path flag given as "" was read as "." (Path("") is the current folder): --out ""
+    wrote the sheet there, and the others answered about a folder nobody named (". is a
+    folder"). Each is refused in one line naming the flag; the current folder is untouched,
+    and every other argument is good, so that line is the empty flag's."""
+    from driver.store import Store
+    from tests.driver.conftest import draw_portrait
+
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    draw_portrait(inputs / "hero.png", "hero")
+    joblist = inputs / "j.yaml"
+    joblist.write_text(json.dumps({
+        "workflow": str(REPO / "api_workflows" / "preview.json"), "actions": ["walk"],
+        "wording": {"hero": "a hero"}, "characters": {"hero": {"portrait": "hero.png"}}}))
+    Store(inputs / "_out" / "h3sprite.sqlite").close()  # a batch has run (nothing done)
+    cwd = tmp_path / "here"
+    cwd.mkdir()
+    args, line = EMPTY_FLAGS[case]
+    args = [a.format(clip=fixture("walk").path, joblist=joblist) for a in args]
+    proc = subprocess.run([sys.executable, "-m", "driver", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert proc.returncode == 1, proc.stderr
-    assert proc.stderr == ("driver process: --out is empty: give the folder for the sheet "
-                           "(--out . for the current one)\n")
-    assert list(tmp_path.iterdir()) == []
+    assert proc.stderr == f"driver {args[0]}: {line}\n"
+    assert list(cwd.iterdir()) == []

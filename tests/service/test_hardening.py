@@ -10,9 +10,11 @@ import time
 
 import psutil
 import pytest
+import requests
 
 from service.config import ConfigError, resolve
 from service.manager import Exit
+from service.process import port_is_free
 from tests.conftest import run_cli
 
 
@@ -81,6 +83,71 @@ def test_foreign_process_named_by_the_state_is_left_alone(spot, foreign, verb):
     time.sleep(0.3)  # a signal, had one been sent, has been delivered by now
     assert foreign.poll() is None  # still alive: no SIGTERM, SIGKILL or SIGUSR1 reached it
     assert (spot.state_dir / f"comfyui-{spot.port}.json").exists()
+
+
+CUT = b'{"pid": 12'  # a record cut short: the pid of a server it knew is in there, unread
+CUT_WHY = "it is not JSON: Expecting ',' delimiter at line 1"
+
+
+@pytest.mark.parametrize("verb", ["start", "restart", "stop", "stacks"])
+def test_an_unreadable_state_file_is_not_written_over(spot, verb):
+    """start and restart wrote a new record over a corrupt comfyui-N.json and started a
+    server; stop said "not running on port N (nothing to stop)": that record may be all
+    that knows a server we started, so each verb refuses in one line naming the file and
+    what to do; the file stays as it was and nothing starts."""
+    spot.state_dir.mkdir(parents=True)
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    record.write_bytes(CUT)
+    res = spot.service(verb, timeout=60)
+    assert res.code == Exit.ERROR, res.err + res.out
+    assert res.err == (f"comfy_service: {verb}: state file {record} cannot be read ({CUT_WHY}); "
+                       f"nothing listens on port {spot.port}: move the file away\n")
+    assert record.read_bytes() == CUT
+    assert port_is_free("127.0.0.1", spot.port)
+    assert not (spot.state_dir / "logs").exists()  # no server was launched
+
+
+@pytest.mark.parametrize("content", [b"{}", b'{"pid": "x", "create_time": 1}',
+                                     b'{"pid": 7, "create_time": Infinity}'],
+                         ids=["empty", "text-pid", "infinite"])
+@pytest.mark.parametrize("verb", ["start", "stop", "status"])
+def test_a_record_that_names_no_process_is_unreadable(spot, verb, content):
+    """A JSON object without a usable pid and create time was taken for a record: stop
+    deleted it ("removed stale state", or after "invalid literal for int()"), start wrote
+    over it, status said "pid None is gone". It is no record, named as a cut one is."""
+    spot.state_dir.mkdir(parents=True)
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    record.write_bytes(content)
+    res = spot.service(verb, timeout=60)
+    assert res.code == Exit.ERROR, res.err + res.out
+    lead = "" if verb == "status" else f"{verb}: "
+    assert res.err == (f"comfy_service: {lead}state file {record} cannot be read (it names no "
+                       "process: it needs a positive integer pid and a create_time); nothing "
+                       f"listens on port {spot.port}: move the file away\n")
+    assert record.read_bytes() == content
+
+
+@pytest.mark.parametrize("verb", ["start", "restart", "stop", "stacks"])
+def test_an_unreadable_record_of_a_live_server_is_left_to_the_user(spot, verb):
+    """A live server whose record was cut: the verb names the file and the pid on the port,
+    signals nothing and writes nothing; the server keeps serving."""
+    assert spot.service("start").code == Exit.OK
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    good = record.read_bytes()
+    pid = json.loads(good)["pid"]
+    record.write_bytes(CUT)
+    try:
+        res = spot.service(verb, timeout=60)
+        assert res.code == Exit.ERROR, res.err + res.out
+        assert res.err.startswith(f"comfy_service: {verb}: state file {record} cannot be read "
+                                  f"({CUT_WHY}); port {spot.port} is held by pid {pid} ")
+        assert res.err.endswith(": if that is our server, stop it yourself, then move the "
+                                "file away\n") and res.err.count("\n") == 1, res.err
+        assert record.read_bytes() == CUT
+        assert psutil.Process(pid).create_time() == json.loads(good)["create_time"]
+        assert requests.get(f"http://127.0.0.1:{spot.port}/system_stats", timeout=5).ok
+    finally:
+        record.write_bytes(good)  # so that the fixture stops it
 
 
 def test_config_file_with_aliases_or_duplicates_is_refused(tmp_path):
