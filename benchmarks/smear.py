@@ -103,31 +103,33 @@ HELD_OUT: dict[str, Spec] = {
 }
 
 
-def score(spec: Spec, folder: Path, name: str) -> tuple[float, bool]:
-    """(smear score, judged) of one clip: not judged where the clip is STATIC or NOISE."""
+def score(spec: Spec, folder: Path, name: str) -> tuple[qc.Ghosting, bool, bool]:
+    """(what SMEAR reads, flagged, judged) of one clip: not judged where the clip is STATIC
+    or NOISE."""
     path = folder / f"{name}.mp4"
     analysis = footage.analysed(spec, path)
     judged = not {"STATIC", "NOISE"} & set(analysis.qc)
     path.unlink()
-    return analysis.smear, judged
+    return analysis.ghosting, "SMEAR" in analysis.qc, judged
 
 
 def report(title: str, cases: dict[str, Spec], folder: Path) -> None:
     rows = []
     for name, spec in cases.items():
-        s, judged = score(spec, folder, name)
+        read, flagged, judged = score(spec, folder, name)
         if judged:
-            rows.append((s, name, spec.ghost > 0))
-    print(f"\n{title}: {len(rows)} moving clips (flagged above {qc.SMEAR_ABOVE})")
-    for s, name, ghosted in sorted(rows):
-        print(f"  {s:.4f}  {'ghosted' if ghosted else 'clean  '}  {name}"
-              f"{'  SMEAR' if s > qc.SMEAR_ABOVE else ''}")
-    ghost = [s for s, _, g in rows if g]
-    clean = [s for s, _, g in rows if not g]
-    print(f"ghosted flagged {sum(s > qc.SMEAR_ABOVE for s in ghost)} of {len(ghost)}; clean "
-          f"flagged {sum(s > qc.SMEAR_ABOVE for s in clean)} of {len(clean)}; lowest ghosted "
-          f"{min(ghost):.4f}, highest clean {max(clean):.4f} "
-          f"(ratio {min(ghost) / max(max(clean), 1e-6):.2f})")
+            rows.append((read.score, name, spec.ghost > 0, flagged, read))
+    print(f"\n{title}: {len(rows)} moving clips (flagged above {qc.SMEAR_ABOVE}; a flagged "
+          f"clip's ghost undone where its copies reach {qc.COPIES_SHARE} of the area)")
+    for s, name, ghosted, flagged, read in sorted(rows):
+        print(f"  {s:.4f}  copies {read.copies:.3f}  share {read.share:.2f}  "
+              f"{'ghosted' if ghosted else 'clean  '}  {name}{'  SMEAR' if flagged else ''}")
+    ghost = [(s, f) for s, _, g, f, _ in rows if g]
+    clean = [(s, f) for s, _, g, f, _ in rows if not g]
+    print(f"ghosted flagged {sum(f for _, f in ghost)} of {len(ghost)}; clean "
+          f"flagged {sum(f for _, f in clean)} of {len(clean)}; lowest ghosted score "
+          f"{min(ghost)[0]:.4f}, highest clean {max(clean)[0]:.4f} "
+          f"(ratio {min(ghost)[0] / max(max(clean)[0], 1e-6):.2f})")
 
 
 def main(argv: list[str] | None = None) -> int:

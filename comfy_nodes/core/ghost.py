@@ -10,7 +10,8 @@ the clean frames come back one after another, each from its frame and the clean 
 
 An error in clean_t-1 (the first frame taken as clean, compression, a share a little off)
 enters clean_t times -s / (1 - s): it alternates in sign and dies away (0.54x a frame at
-35 %), and the recursion is started LEAD_IN frames before the first it must give.
+35 %), and the recursion is started LEAD_IN frames before the first it must give. The
+clip's own noise comes out 1 / sqrt(1 - 2s) as strong (1.8x at 35 %), in the trail only.
 
 Only pixels the clean frame shows as backdrop, and the character's rim within TRAIL_REACH
 of them, take it: the trail. Elsewhere the frame is kept as it came, since not every ghost
@@ -29,19 +30,17 @@ import cv2
 import numpy as np
 
 from .backdrop import KeyModel, colour_distance
+from .qc import NOT_SOLID
 
-# Above this share an error would not die away (s / (1 - s) >= 1 at 0.5): a ghost read
-# stronger is undone at it. The clips' ghosts read 0.21-0.36.
-MAX_SHARE = 0.45
-# Frames the recursion runs before the first it must give: an error in the frame taken as
-# clean is 0.54^8 = 0.7 % of itself by then at 35 %, 5 % at MAX_SHARE.
-LEAD_IN = 8
-# A clean pixel this near the backdrop's plate, in key thresholds, is backdrop (SMEAR's
-# own reading of "not solid", qc.ghosting).
-BACKDROP_DISTANCE = 2.5
-# ... and the trail reaches this far round such pixels into the character: its trailing
-# edge held the ghost of the pose's inside. Trial 28's run: edge -10.3 at 0 px, -7.0 at 1,
-# -5.6 at 2; the clips whose truth has no ghost gained 0.001-0.018 IoU from 0 to 2.
+# Frames the recursion runs before the first it must give, so that an error in the frame
+# taken as clean (frame 0 may be the user's canvas) has died away: s / (1 - s) is at most
+# 0.8 (qc.ghosting reads copies at most FAINT_SHARES' 0.8 of the previous frame: s <= 0.44),
+# 0.8^16 = 3 % of it; at a 35 % ghost 0.54^16, nothing.
+LEAD_IN = 16
+# The trail reaches this far round the pixels whose clean colour is backdrop into the
+# character: its trailing rim held the ghost of the pose's inside. Trial 28's run: edge
+# -10.3 at 0 px, -7.0 at 1, -5.6 at 2; the clips whose truth has no ghost gained
+# 0.001-0.018 IoU from 0 to 2.
 TRAIL_REACH = 2
 _REACH = np.ones((2 * TRAIL_REACH + 1,) * 2, np.uint8)
 
@@ -49,17 +48,17 @@ _REACH = np.ones((2 * TRAIL_REACH + 1,) * 2, np.uint8)
 def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
               key: KeyModel) -> dict[int, np.ndarray]:
     """The frames (uint8 RGB) of `frames` (N, H, W, 3) at `indices`, with the ghost's trail
-    (pixels whose clean colour is backdrop) taken from the clean frames: `key` at the
-    frames' size (`KeyModel.sized`). Only the frames from LEAD_IN before the first index
-    are read, one float frame held at a time."""
-    s = min(share, MAX_SHARE)
+    (pixels whose clean colour is backdrop, and TRAIL_REACH px round them) taken from the
+    clean frames: `key` at the frames' size (`KeyModel.sized`). The frames from LEAD_IN
+    before the first index to the last are read, one at a time into one float frame; the
+    result holds one frame per index (the sheet's cells: tens of MB at 720p)."""
     wanted = set(indices)
     start = max(0, min(wanted) - LEAD_IN)
     clean = frames[start].astype(np.float32)
     out = {start: frames[start]} if start in wanted else {}
     for t in range(start + 1, max(wanted) + 1):
         # Within the colours a frame can hold: an overshoot would feed the next frame.
-        clean = np.clip((frames[t].astype(np.float32) - s * clean) / (1 - s), 0, 255)
+        clean = np.clip((frames[t].astype(np.float32) - share * clean) / (1 - share), 0, 255)
         if t in wanted:
             out[t] = np.where(_trail(clean, key.at(t).plate, key.threshold)[..., None],
                               (clean + 0.5).astype(np.uint8), frames[t])
@@ -68,5 +67,5 @@ def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
 
 def _trail(clean: np.ndarray, plate: np.ndarray, threshold: float) -> np.ndarray:
     """(H, W) bool: where the clean frame shows the backdrop, and TRAIL_REACH px round it."""
-    backdrop = colour_distance(clean, plate) <= BACKDROP_DISTANCE * threshold
+    backdrop = colour_distance(clean, plate) <= NOT_SOLID * threshold
     return cv2.dilate(backdrop.astype(np.uint8), _REACH) > 0

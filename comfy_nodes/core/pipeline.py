@@ -10,6 +10,7 @@ whole-clip decision is made on small frames.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
@@ -23,6 +24,7 @@ import numpy as np
 from . import align as align_mod
 from . import backdrop, drawn, ghost, matte, qc, silhouette
 from . import window as window_mod
+from .qc import Ghosting
 from .quantiles import median, nanmedian
 from .recipes import Recipe
 from .reference import Reference
@@ -82,8 +84,18 @@ class Analysis:
     motion: float
     timings: dict[str, float]
     crop: tuple[int, int, int, int] = (0, 0, 0, 0)  # x, y, w, h of the picture (bars cut)
-    smear: float = 0.0
-    ghost_share: float = 0.0  # flagged SMEAR: the share of each frame in the next (qc.ghosting)
+    ghosting: Ghosting = Ghosting(0.0, 0.0, 0.0)  # (its qc field hides the module here)
+
+    @property
+    def smear(self) -> float:
+        """SMEAR's score (meta.qc.smear)."""
+        return self.ghosting.score
+
+    @property
+    def ghost_share(self) -> float:
+        """The share of each clean frame in the next that a clip flagged SMEAR is matted
+        without (core/ghost.py); 0.0 for any other clip."""
+        return self.ghosting.undo_share if "SMEAR" in self.qc else 0.0
 
 
 def full_frames(recipe: Recipe) -> int:
@@ -219,14 +231,12 @@ def _judge(d: _Decided) -> Analysis:
             d.rest, d.fps, d.cut):
         flags.append("FACING")
     lap("facing")
-    ghosting = qc.ghosting(d.small, d.masks, d.key) if not d.is_noise else qc.Ghosting(0, 0)
-    ghosted = not d.is_static and ghosting.score > qc.SMEAR_ABOVE
-    if ghosted:
+    ghosting = qc.ghosting(d.small, d.masks, d.key) if not d.is_noise else qc.Ghosting(0, 0, 0)
+    if not d.is_static and ghosting.score > qc.SMEAR_ABOVE:
         flags.append("SMEAR")
     lap("smear")
     return Analysis(d.key, d.scale, d.masks, d.measures, d.alignment, d.window, flags,
-                    d.motion, {**d.lap.timings, **lap.timings}, d.crop, ghosting.score,
-                    ghosting.share if ghosted else 0.0)
+                    d.motion, {**d.lap.timings, **lap.timings}, d.crop, ghosting)
 
 
 def analyse(clip: Clip, recipe: Recipe) -> Analysis:
@@ -306,7 +316,7 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
     def make_cell(m_i: int, t: int, clean: dict[int, np.ndarray] | None = None
                   ) -> tuple[np.ndarray, Cell]:
         moving = silhouette.moving_at(masks, t, (h, w))
-        rgba = matte.refine(clean[t] if clean else frames[t], key.at(t), box=box_at(t),
+        rgba = matte.refine(frames[t] if clean is None else clean[t], key.at(t), box=box_at(t),
                             reference=reference, moving=moving)
         m = alignment.matrix(t, extra_scale=k, offset=offset)
         inv = cv2.invertAffineTransform(m)
@@ -326,8 +336,9 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         made = list(pool.map(make_cell, range(len(win.indices)), win.indices))
         an = judging.result()
         if an.ghost_share:
-            clean = [ghost.unghosted(frames, win.indices, an.ghost_share, key)] * len(made)
-            made = list(pool.map(make_cell, range(len(win.indices)), win.indices, clean))
+            clean = ghost.unghosted(frames, win.indices, an.ghost_share, key)
+            made = list(pool.map(functools.partial(make_cell, clean=clean),
+                                 range(len(win.indices)), win.indices))
     flags, motion = an.qc, an.motion
     cells = [c for c, _ in made]
     cell_meta = [m for _, m in made]
@@ -364,4 +375,4 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
                       noise=key.noise, threshold=key.threshold),
         scale=k, shrunk_from=shrunk["requested_cell_height"] if shrunk else None,
         max_width=max_width if shrunk else None, smear=an.smear,
-        unghosted=min(an.ghost_share, ghost.MAX_SHARE) or None, timings=lap.timings)
+        unghosted=an.ghost_share or None, timings=lap.timings)

@@ -127,6 +127,17 @@ TURNED_SHARE = 0.5
 GROW_CANDIDATES = 12
 GROW_LAG = TURN_SECONDS
 SMEAR_ABOVE = 0.003
+# A flagged clip's ghost is undone (core/ghost.py) where its copies in pixels only the
+# previous frame showed cluster in at least this share of the character's area: the share
+# is read there. On the ghosts of trials 15-32 0.034-0.32, of benchmarks.smear's drawn
+# characters 0.013-0.46; real art swapping its own frames in place leaves almost none
+# (Kenney's girl and zombie ghosted 25-45 %: 0.001-0.006), nor do the clean clips SMEAR
+# flags (trial 25's nearest-neighbour cat 0.0013, undone at 0.34 its IoU fell 0.993 ->
+# 0.970; trial 33's breathing knight 0): those keep their frames as they came.
+COPIES_SHARE = 0.01
+# A pixel nearer the plate than this many key thresholds is no solid character (where
+# SMEAR reads faint copies, and core/ghost.py's trail).
+NOT_SOLID = 2.5
 SMEAR_WINDOW = 0.12  # width of the cluster of shares a ghost's pixels fall in
 FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
 FAINT_SPAN = FAINT_SHARES[1] - FAINT_SHARES[0]
@@ -365,9 +376,19 @@ def bars(small: np.ndarray) -> tuple[int, int, int, int]:
 class Ghosting:
     """What the clip's faint copies of its previous frames say (see SMEAR above)."""
 
-    score: float  # SMEAR's score: flagged above SMEAR_ABOVE
-    share: float  # the share of the previous clean frame blended into each (0.0: none),
-    # read where the faint copies left behind cluster (`ghost.unghosted`'s)
+    score: float  # SMEAR's score
+    # The densest cluster of faint copies in pixels only the previous frame showed (see
+    # `ghosting`), as a share of the character's area (its median over the clip).
+    copies: float
+    # The share of the previous clean frame blended into each, read off that cluster (0.0
+    # where there is none).
+    share: float
+
+    @property
+    def undo_share(self) -> float:
+        """The share a clip flagged SMEAR is matted without (`ghost.unghosted`): `share`
+        where its copies are many enough to read it from (COPIES_SHARE), else 0.0."""
+        return self.share if self.copies >= COPIES_SHARE else 0.0
 
 
 def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
@@ -380,10 +401,11 @@ def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
     share where only the previous frame showed it, beyond the faint copy of the next frame
     where only the next one does (see SMEAR above); medians over the frames where the
     character moved, never below 0. The first and last frames have no neighbour on one
-    side and are not scored: a clip of fewer than 3 frames scores 0. And the share those
-    copies left behind cluster at, pooled over the clip."""
+    side and are not scored: a clip of fewer than 3 frames scores 0. And the faint copies
+    in pixels only the previous frame showed, and the share they cluster at."""
+    none = Ghosting(0.0, 0.0, 0.0)
     if len(small) < 3:
-        return Ghosting(0.0, 0.0)
+        return none
     behind, ahead, left = [], [], []
     # Frame by frame, three at a time: no float copy of the clip.
     plate, next_plate = key.at(0).plate, key.at(1).plate  # each frame's: a floor's rows
@@ -392,27 +414,31 @@ def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
     for t in range(1, len(small) - 1):
         plate, next_plate = next_plate, key.at(t + 1).plate
         nxt = small[t + 1].astype(np.float32) - next_plate
-        was, will = masks[t - 1] > 0, masks[t + 1] > 0
-        area = int(masks[t].sum())
-        moved = int((was ^ (masks[t] > 0)).sum())
+        was, will, now = masks[t - 1] > 0, masks[t + 1] > 0, masks[t] > 0
+        area = int(now.sum())
+        moved = int((was ^ now).sum())
         if area >= 8 and moved >= max(2, area // 50):
-            not_solid = colour_distance(small[t], plate) <= 2.5 * key.threshold
+            not_solid = colour_distance(small[t], plate) <= NOT_SOLID * key.threshold
             shares = _faint_shares(cur, prev, was & ~will & not_solid, key)
-            # The share from pixels only the previous frame showed (not this one's soft
-            # rim, a copy of the previous rim at ~0.5, nor the one before's: see `share`).
-            fresh = was & ~will & ~(masks[t] > 0) & ~(masks[t - 2] > 0 if t >= 2 else False)
-            left.append(_faint_shares(cur, prev, fresh, key))
             behind.append(cluster_excess(shares, SMEAR_WINDOW, FAINT_SPAN) / area)
             ahead.append(cluster_excess(_faint_shares(cur, nxt, will & ~was & not_solid, key),
                                         SMEAR_WINDOW, FAINT_SPAN) / area)
+            if t >= 2:
+                # Pixels only the previous frame showed: not this one's soft rim (a copy
+                # of the previous rim at ~0.5), nor the one before's (whose copy in the
+                # previous frame is no ghost's share of it).
+                fresh = was & ~will & ~now & ~(masks[t - 2] > 0)
+                left.append(_faint_shares(cur, prev, fresh, key))
         prev, cur = cur, nxt
     if not behind:
-        return Ghosting(0.0, 0.0)
+        return none
     score = max(0.0, float(median(behind) - median(ahead)))
+    pooled = np.concatenate(left) if left else np.zeros(0, np.float32)
+    copies = densest_cluster(pooled, SMEAR_WINDOW) / max(float(median(masks.sum((1, 2)))), 1.0)
     # A pixel only the previous frame showed holds `share` of the character where that
-    # frame held 1 - share: the copies read share / (1 - share) of it.
-    copies = cluster_centre(np.concatenate(left), SMEAR_WINDOW)
-    return Ghosting(score, copies / (1 + copies))
+    # frame, itself ghosted, held 1 - share: the copies read share / (1 - share) of it.
+    ratio = cluster_centre(pooled, SMEAR_WINDOW)
+    return Ghosting(score, copies, ratio / (1 + ratio))
 
 
 def _faint_shares(cur: np.ndarray, other: np.ndarray, where: np.ndarray,

@@ -85,6 +85,18 @@ def test_each_flag_on_its_case_and_no_other(name):
     assert set(report(name).flags) == footage.FLAGS[name]
 
 
+@pytest.mark.parametrize("name", list(footage.CASES))
+def test_only_a_ghosted_sheet_is_matted_without_its_ghost(name):
+    """meta.qc.unghosted, the share a sheet's ghost was taken out at, is there exactly
+    when the clip is flagged SMEAR: the run ghosted at 30 % of its previous clean pose
+    reads 0.3 within 0.03 (0.274); no other sheet is touched."""
+    r = report(name)
+    unghosted = r.meta["meta"]["qc"].get("unghosted")
+    assert (unghosted is not None) == ("SMEAR" in r.flags), unghosted
+    if name == "run_ghost_clean":
+        assert abs(unghosted - 0.3) <= 0.03, unghosted
+
+
 def test_smear_separates_ghosting_from_fast_motion():
     """The ghosted walk's smear measure is above the threshold, every other case's below
     (the fast attack with motion blur included)."""
