@@ -12,10 +12,20 @@ import os
 import sys
 from pathlib import Path
 
+from comfy_nodes.core.util import given_path
 from service import embedded, every, manager
 from service.config import ConfigError, ServiceConfig, resolve
 from service.manager import Exit, Result
 from service.process import who_holds
+
+
+def _given(text: str) -> Path:
+    """A path flag's value: an empty one is refused, as Path("") is the current folder,
+    which nobody named (`--state-dir ""` wrote the server's state and logs there)."""
+    try:
+        return given_path(text, "the path", "give one, or leave the flag out")
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _common(after_verb: bool) -> argparse.ArgumentParser:
@@ -24,15 +34,15 @@ def _common(after_verb: bool) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(
         add_help=False, argument_default=argparse.SUPPRESS if after_verb else None)
     common.add_argument("--json", action="store_true", help="print one JSON object")
-    common.add_argument("--config", type=Path, help="settings file (YAML)")
-    common.add_argument("--comfyui", type=Path, help="ComfyUI folder (with main.py)")
-    common.add_argument("--python", type=Path, help="python of ComfyUI's environment")
+    common.add_argument("--config", type=_given, help="settings file (YAML)")
+    common.add_argument("--comfyui", type=_given, help="ComfyUI folder (with main.py)")
+    common.add_argument("--python", type=_given, help="python of ComfyUI's environment")
     common.add_argument("--host", help="address to bind (default 127.0.0.1)")
     common.add_argument("--port", type=int, help="port (default 8188)")
     common.add_argument("--allow-remote", action="store_true", default=None,
                         help="allow a --host other than loopback (the server is then reachable "
                              "from the network)")
-    common.add_argument("--state-dir", type=Path, help="where state and logs go")
+    common.add_argument("--state-dir", type=_given, help="where state and logs go")
     common.add_argument("-v", "--verbose", action="store_true")
     return common
 
@@ -81,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("-n", "--lines", type=int, default=40)
     sub.add_parser("list", parents=[common], help="every server we started, with its state")
     s = sub.add_parser("who-holds", parents=[common], help="which processes hold a file open")
-    s.add_argument("path", type=Path)
+    s.add_argument("path", type=_given)
     s = sub.add_parser("link-pack", parents=[common],
                        help="link the node pack into a ComfyUI's custom_nodes")
     s.add_argument("--install-deps", action="store_true",
@@ -95,18 +105,18 @@ def _h3_parsers(sub, common: argparse.ArgumentParser) -> None:
     s = sub.add_parser("models", parents=[common],
                        help="fetch the H3 workflow's model files into ComfyUI's models/")
     s.add_argument("--only", nargs="+", metavar="NAME", help="just these files (by name)")
-    s.add_argument("--models-dir", type=Path, help="models folder (default: <comfyui>/models)")
-    s.add_argument("--table", type=Path, help="model table JSON (default: the official files)")
-    s.add_argument("--workflow", type=Path, help="workflow whose files to fetch "
+    s.add_argument("--models-dir", type=_given, help="models folder (default: <comfyui>/models)")
+    s.add_argument("--table", type=_given, help="model table JSON (default: the official files)")
+    s.add_argument("--workflow", type=_given, help="workflow whose files to fetch "
                                                  "(default: api_workflows/h3_sprite.json)")
     s.add_argument("--workers", type=int, default=4, help="files fetched at once")
     s = sub.add_parser("doctor", parents=[common],
                        help="is this box ready for an H3 batch? one line per fact, then advice")
-    s.add_argument("--models-dir", type=Path, help="models folder (default: the running "
+    s.add_argument("--models-dir", type=_given, help="models folder (default: the running "
                    "server's --base-directory/models, else <comfyui>/models)")
-    s.add_argument("--table", type=Path, help="model table JSON (default: the official files)")
-    s.add_argument("--workflow", type=Path, help="workflow to check (default: h3_sprite.json)")
-    s.add_argument("--out", type=Path, default=Path("."), help="where the batch will write")
+    s.add_argument("--table", type=_given, help="model table JSON (default: the official files)")
+    s.add_argument("--workflow", type=_given, help="workflow to check (default: h3_sprite.json)")
+    s.add_argument("--out", type=_given, default=Path("."), help="where the batch will write")
 
 
 def _config(args: argparse.Namespace):

@@ -143,3 +143,23 @@ def test_an_unreadable_state_file_is_named_not_taken_for_not_running(tmp_path, c
     res = run_cli("service", "list", "--state-dir", str(tmp_path))
     assert f"port {port}: state file {record} cannot be read ({why}" in res.out, res.out
     assert record.read_bytes() == content
+
+
+@pytest.mark.parametrize("args", [
+    ["status", "--state-dir", ""],
+    ["start", "--state-dir", ""],
+    ["start", "--comfyui", ""],
+    ["stop", "--config", ""],
+    ["models", "--table", ""],
+])
+def test_an_empty_path_flag_is_refused_not_the_current_folder(args, tmp_path):
+    """An empty path is no path: Path("") is the current folder, where `start --state-dir ""`
+    would have written the server's state and logs. Refused as a usage error naming the
+    flag, before anything runs; the folder it ran in stays empty."""
+    proc = subprocess.run([sys.executable, "-m", "service", *args], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    flag = args[args.index("") - 1]
+    assert proc.returncode == Exit.USAGE, proc.stderr
+    assert f"argument {flag}: the path is empty" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not any(tmp_path.iterdir())
