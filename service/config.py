@@ -84,6 +84,15 @@ class ServiceConfig(BaseModel):
                                                     "(CUDA_VISIBLE_DEVICES); None: all")
     allow_remote: bool = False  # a host other than loopback must be asked for explicitly
 
+    @field_validator("comfyui", "python", "state_dir", mode="before")
+    @classmethod
+    def _given(cls, v: Any) -> Any:
+        # Path("") is the current folder: a settings file's `state_dir: ""` put the state
+        # and logs wherever the verb was run (the flags refuse "" the same way)
+        if isinstance(v, str) and not v:
+            raise ValueError("is empty: give a path, or leave the setting out")
+        return v
+
     @field_validator("state_dir")
     @classmethod
     def _a_folder(cls, v: Path) -> Path:

@@ -32,8 +32,13 @@ def on_each(cfg: ServiceConfig, verb: str, act: Callable[[ServiceConfig], Result
     bad = [res.code for _, res in results if res.code != Exit.OK]
     if verb == "stop":
         stopped = [port for port, res in results if res.data.get("stopped")]
-        head = (f"stopped {len(stopped)} server(s) on port(s) "
-                f"{', '.join(map(str, stopped))}" if stopped else "no server of ours was running")
+        unreadable = [port for port, res in results if res.data.get("state") == "unreadable"]
+        head = (f"stopped {len(stopped)} server(s) on port(s) {', '.join(map(str, stopped))}"
+                if stopped else "no server of ours was stopped" if unreadable
+                else "no server of ours was running")
+        if unreadable:  # such a record may still know a live server: never "not running"
+            head += (f"; the state file of port {', '.join(map(str, unreadable))} cannot be "
+                     "read (below)")
     else:
         running = [port for port, res in results if res.code == Exit.OK]
         head = f"{len(running)} of {len(ports)} recorded server(s) running"

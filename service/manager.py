@@ -9,6 +9,7 @@ import contextlib
 import json
 import math
 import os
+import stat
 import sys
 import time
 from dataclasses import dataclass, field
@@ -85,11 +86,25 @@ def load_state(cfg: ServiceConfig) -> dict[str, Any] | None:
     return read_state(cfg)[0]
 
 
+# A record is a few hundred bytes (its argv the most of it); anything past this is not one.
+STATE_BYTES = 64 * 1024
+
+
 def read_state(cfg: ServiceConfig) -> tuple[dict[str, Any] | None, str | None]:
     """(the state record or None, why a file that is there is no record, or None): a cut
-    write, an edit or a disk error is told from an absent file, read once."""
+    write, an edit or a disk error is told from an absent file, read once. Only a regular
+    file of at most STATE_BYTES is opened: a FIFO there hung every verb, a link to
+    /dev/zero would have been read whole."""
+    path = state_path(cfg)
     try:
-        state = json.loads(state_path(cfg).read_text())
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None, ("it is a folder" if stat.S_ISDIR(st.st_mode)
+                          else "it is not a regular file (a pipe, a device or a socket)")
+        if st.st_size > STATE_BYTES:
+            return None, f"it is {st.st_size} bytes, more than a record's {STATE_BYTES}"
+        with open(path, "rb") as f:
+            state = json.loads(f.read(STATE_BYTES + 1).decode("utf-8"))
     except FileNotFoundError:
         return None, None
     except UnicodeDecodeError:
@@ -102,9 +117,12 @@ def read_state(cfg: ServiceConfig) -> tuple[dict[str, Any] | None, str | None]:
         return None, "it is not a JSON object"
     pid, created = state.get("pid"), state.get("create_time")
     if not (isinstance(pid, int) and not isinstance(pid, bool) and pid > 0
-            and isinstance(created, (int, float)) and math.isfinite(created)):
+            and isinstance(created, (int, float)) and math.isfinite(created)
+            and isinstance(state.get("log"), str)):
         # an edit or a foreign writer: the verbs would delete it, write over it, or fail
-        return None, "it names no process: it needs a positive integer pid and a create_time"
+        # (`stacks` on a record without its log: "internal error KeyError")
+        return None, ("it names no process: it needs a positive integer pid, a create_time "
+                      "and its log")
     return state, None
 
 

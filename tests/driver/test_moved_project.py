@@ -58,7 +58,15 @@ def test_a_moved_or_copied_project_resumes_where_it_is(tmp_path, comfy_server):
     assert "done 2, skipped 0, failed 0" in res.out
     copied = tmp_path / "copied"
     shutil.copytree(first.parent, copied, symlinks=True)
+    # The old project's idle sheet now says WEAK: a copy that read the sheets where they
+    # were written (where they still are) would report that, not its own CLEAN.
+    old_idle = first.parent / "_out" / "hero" / "idle.json"
+    kept = old_idle.read_text()
+    doc = json.loads(kept)
+    doc["meta"]["animation"]["loop_grade"] = "WEAK"
+    old_idle.write_text(json.dumps(doc))
     _resumes_where_it_is(copied / "joblist.yaml")
+    old_idle.write_text(kept)
     moved = tmp_path / "moved"
     shutil.move(first.parent, moved)
     _resumes_where_it_is(moved / "joblist.yaml")

@@ -70,3 +70,14 @@ def test_terminate_tree_kills_children_that_ignore_sigterm():
     root.wait()
     assert child.pid in killed
     assert child.process() is None
+
+
+@pytest.mark.parametrize("key", ["state_dir", "comfyui", "python"])
+def test_an_empty_path_in_the_settings_file_is_refused(tmp_path, key):
+    """`state_dir: ""` was Path(""), the current folder: state and logs went wherever the
+    verb ran. Refused, naming the file and the key, as the empty flags are."""
+    f = tmp_path / "s.yaml"
+    f.write_text(f'{key}: ""\n')
+    with pytest.raises(ConfigError) as e:
+        resolve({}, config_file=f, environ={})
+    assert str(f) in str(e.value) and key in str(e.value) and "is empty" in str(e.value)

@@ -4,6 +4,8 @@ and no verb signals a process that is not our server, whatever a state file clai
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
 import time
@@ -107,9 +109,16 @@ def test_an_unreadable_state_file_is_not_written_over(spot, verb):
     assert not (spot.state_dir / "logs").exists()  # no server was launched
 
 
-@pytest.mark.parametrize("content", [b"{}", b'{"pid": "x", "create_time": 1}',
-                                     b'{"pid": 7, "create_time": Infinity}'],
-                         ids=["empty", "text-pid", "infinite"])
+@pytest.mark.parametrize("content", [
+    b"{}", b'{"pid": "x", "create_time": 1, "log": "x.log"}',
+    b'{"pid": 7, "create_time": Infinity, "log": "x.log"}',
+    b'{"pid": 0, "create_time": 1, "log": "x.log"}',
+    b'{"pid": -7, "create_time": 1, "log": "x.log"}',
+    b'{"pid": true, "create_time": 1, "log": "x.log"}',
+    b'{"pid": 7, "create_time": "1", "log": "x.log"}',
+    b'{"pid": 7, "create_time": 1}'],
+    ids=["empty", "text-pid", "infinite", "pid-0", "negative-pid", "bool-pid", "text-time",
+         "no-log"])
 @pytest.mark.parametrize("verb", ["start", "stop", "status"])
 def test_a_record_that_names_no_process_is_unreadable(spot, verb, content):
     """A JSON object without a usable pid and create time was taken for a record: stop
@@ -122,9 +131,24 @@ def test_a_record_that_names_no_process_is_unreadable(spot, verb, content):
     assert res.code == Exit.ERROR, res.err + res.out
     lead = "" if verb == "status" else f"{verb}: "
     assert res.err == (f"comfy_service: {lead}state file {record} cannot be read (it names no "
-                       "process: it needs a positive integer pid and a create_time); nothing "
-                       f"listens on port {spot.port}: move the file away\n")
+                       "process: it needs a positive integer pid, a create_time and its log); "
+                       f"nothing listens on port {spot.port}: move the file away\n")
     assert record.read_bytes() == content
+
+
+@pytest.mark.parametrize("verb", ["start", "stop", "status", "stacks"])
+def test_a_state_file_that_is_a_pipe_hangs_no_verb(spot, verb):
+    """A FIFO where the record goes: opening it blocked every verb until killed. It is
+    named as no record, before it is opened; nothing is launched and it is left there."""
+    spot.state_dir.mkdir(parents=True)
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    os.mkfifo(record)
+    res = spot.service(verb, timeout=30)
+    assert res.code == Exit.ERROR, res.err + res.out
+    assert ("cannot be read (it is not a regular file (a pipe, a device or a socket)); "
+            f"nothing listens on port {spot.port}") in res.err
+    assert stat.S_ISFIFO(os.stat(record).st_mode)
+    assert not (spot.state_dir / "logs").exists()
 
 
 @pytest.mark.parametrize("verb", ["start", "restart", "stop", "stacks"])
@@ -157,3 +181,19 @@ def test_config_file_with_aliases_or_duplicates_is_refused(tmp_path):
         cfg.write_text(text)
         res = run_cli("service", "status", "--config", str(cfg))
         assert res.code == Exit.CONFIG and needle in res.err and "Traceback" not in res.err
+
+
+def test_stop_over_every_port_does_not_call_an_unreadable_record_not_running(spot):
+    """`stop` with no port goes over every record: with one cut, the summary said "no
+    server of ours was running" above the line naming the file. It says none was stopped
+    and which port's file cannot be read."""
+    spot.state_dir.mkdir(parents=True)
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    record.write_bytes(CUT)
+    res = run_cli("service", "stop", "--state-dir", str(spot.state_dir), timeout=60)
+    assert res.code == Exit.ERROR, res.err + res.out
+    both = res.out + res.err
+    assert "no server of ours was running" not in both
+    assert (f"no server of ours was stopped; the state file of port {spot.port} cannot be "
+            "read (below)") in both
+    assert record.read_bytes() == CUT
