@@ -508,7 +508,8 @@ def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
         return Result(Exit.OK, f"freed: {line}", data)
     if restart_if_held:
         res = restart(cfg)
-        return Result(res.code, f"{line}; {held:.1f} GiB still held, so restarted: {res.message}",
+        done = "so restarted" if res.code == Exit.OK else "and the restart failed"
+        return Result(res.code, f"{line}; {held:.1f} GiB still held, {done}: {res.message}",
                       data)
     return Result(Exit.VRAM_HELD, f"{line}: {held:.1f} GiB still held (a custom node may load "
                                   f"models outside ComfyUI's manager); `comfy_service restart` "
@@ -517,6 +518,8 @@ def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
 
 def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int = 3) -> Result:
     """Make the GPU free for the other model family: wait idle, free, restart if still held."""
+    if (unreadable := _unreadable(cfg, "switch")) is not None:
+        return unreadable  # it may know a server of ours, which restart would refuse
     if _running(cfg)[1] is None:
         # a server we do not manage: free is all we may do
         res = free(cfg, timeout=timeout, reads=reads)

@@ -91,16 +91,18 @@ CUT = b'{"pid": 12'  # a record cut short: the pid of a server it knew is in the
 CUT_WHY = "it is not JSON: Expecting ',' delimiter at line 1"
 
 
-@pytest.mark.parametrize("verb", ["start", "restart", "stop", "stacks"])
+@pytest.mark.parametrize("verb", ["start", "restart", "stop", "stacks", "switch video"])
 def test_an_unreadable_state_file_is_not_written_over(spot, verb):
     """start and restart wrote a new record over a corrupt comfyui-N.json and started a
-    server; stop said "not running on port N (nothing to stop)": that record may be all
-    that knows a server we started, so each verb refuses in one line naming the file and
-    what to do; the file stays as it was and nothing starts."""
+    server; stop said "not running on port N (nothing to stop)"; switch took it for a
+    server we do not manage: that record may be all that knows a server we started, so
+    each verb refuses in one line naming the file and what to do; the file stays as it
+    was and nothing starts."""
     spot.state_dir.mkdir(parents=True)
     record = spot.state_dir / f"comfyui-{spot.port}.json"
     record.write_bytes(CUT)
-    res = spot.service(verb, timeout=60)
+    verb, *extra = verb.split()
+    res = spot.service(verb, *extra, timeout=60)
     assert res.code == Exit.ERROR, res.err + res.out
     assert res.err == (f"comfy_service: {verb}: state file {record} cannot be read ({CUT_WHY}); "
                        f"nothing listens on port {spot.port}: move the file away\n")
