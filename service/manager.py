@@ -241,6 +241,13 @@ def _foreign(cfg: ServiceConfig, verb: str) -> Result | None:
                                         "port": cfg.port})
 
 
+def _port_holder(cfg: ServiceConfig) -> str | None:
+    """"port N is held by <the process>", or None when nothing listens on the port."""
+    if port_is_free(cfg.host, cfg.port):
+        return None
+    return f"port {cfg.port} is held by {describe(port_owner(cfg.port))}"
+
+
 def _unreadable(cfg: ServiceConfig, verb: str = "") -> Result | None:
     """Exit 1 (ERROR), touching nothing, when the state file is there but is no record;
     None otherwise. The record may be all that knows a live server we started, so no verb
@@ -249,11 +256,9 @@ def _unreadable(cfg: ServiceConfig, verb: str = "") -> Result | None:
     why = read_state(cfg)[1]
     if why is None:
         return None
-    if port_is_free(cfg.host, cfg.port):
-        todo = f"nothing listens on port {cfg.port}: move the file away"
-    else:
-        todo = (f"port {cfg.port} is held by {describe(port_owner(cfg.port))}: if that is "
-                "our server, stop it yourself, then move the file away")
+    held = _port_holder(cfg)
+    todo = (f"{held}: if that is our server, stop it yourself, then move the file away" if held
+            else f"nothing listens on port {cfg.port}: move the file away")
     lead = f"{verb}: " if verb else ""
     return Result(Exit.ERROR, f"{lead}state file {state_path(cfg)} cannot be read ({why}); "
                               f"{todo}", {"state": "unreadable", "port": cfg.port})
@@ -335,14 +340,13 @@ def start(cfg: ServiceConfig) -> Result:
 # --------------------------------------------------------------- status ---
 
 def status(cfg: ServiceConfig) -> Result:
+    if (unreadable := _unreadable(cfg)) is not None:  # first, as in every verb
+        return unreadable
     if (foreign := _foreign(cfg, "status")) is not None:
         return foreign
-    if (unreadable := _unreadable(cfg)) is not None:
-        return unreadable
     state, proc = _running(cfg)
     if state is None:
-        held = "" if port_is_free(cfg.host, cfg.port) else (
-            f"port {cfg.port} is held by {describe(port_owner(cfg.port))}")
+        held = _port_holder(cfg)
         note = f"; {held}, not by us" if held else ""
         return Result(Exit.NOT_RUNNING, f"not running on port {cfg.port}{note}",
                       {"state": "not running", "port": cfg.port})
