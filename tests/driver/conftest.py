@@ -20,6 +20,25 @@ from tests import synth
 from tests.conftest import REPO, free_port, run_cli
 
 
+def hero_joblist(root: Path, actions: tuple[str, ...] = ("idle",), name: str = "j.yaml",
+                 with_state: bool = False, **changes) -> Path:
+    """A one-character joblist in `root` (created): hero.png drawn beside it, the CPU
+    preview workflow, `actions`, and `changes` merged over that; `with_state`: an empty
+    state database in _out, as after a batch that did nothing."""
+    from driver.store import Store
+
+    root.mkdir(parents=True, exist_ok=True)
+    draw_portrait(root / "hero.png", "hero")
+    path = root / name
+    path.write_text(yaml.safe_dump({
+        "workflow": str(REPO / "api_workflows" / "preview.json"), "actions": list(actions),
+        "wording": {"hero": "a hero"}, "characters": {"hero": {"portrait": "hero.png"}},
+        **changes}))
+    if with_state:
+        Store(root / "_out" / "h3sprite.sqlite").close()
+    return path
+
+
 def draw_portrait(path: Path, palette: str, size=(160, 240), colour=None) -> None:
     char = synth.Character(palette=dict(synth.PALETTES[palette]))
     if colour is not None:  # every part one colour (e.g. the key green itself)

@@ -9,22 +9,14 @@ import json
 import shutil
 from pathlib import Path
 
-import yaml
-
-from tests.conftest import REPO, run_cli
-from tests.driver.conftest import draw_portrait
+from tests.conftest import run_cli
+from tests.driver.conftest import hero_joblist
 
 
 def _project(root: Path, port: int) -> Path:
-    root.mkdir()
-    draw_portrait(root / "hero.png", "hero")
-    path = root / "joblist.yaml"
-    path.write_text(yaml.safe_dump({
-        "server": {"url": f"http://127.0.0.1:{port}"},
-        "workflow": str(REPO / "api_workflows" / "preview.json"), "size": {"canvas": [256, 256]},
-        "actions": ["idle", "attack"], "wording": {"hero": "a hero"},
-        "characters": {"hero": {"portrait": "hero.png"}}}))
-    return path
+    return hero_joblist(root, ("idle", "attack"), name="joblist.yaml",
+                        server={"url": f"http://127.0.0.1:{port}"},
+                        size={"canvas": [256, 256]})
 
 
 def _resumes_where_it_is(joblist: Path) -> None:

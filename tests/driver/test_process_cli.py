@@ -250,17 +250,9 @@ def test_an_empty_path_flag_is_refused_not_the_current_folder(tmp_path, case):
     wrote the sheet there, and the others answered about a folder nobody named (". is a
     folder"). Each is refused in one line naming the flag; the current folder is untouched,
     and every other argument is good, so that line is the empty flag's."""
-    from driver.store import Store
-    from tests.driver.conftest import draw_portrait
+    from tests.driver.conftest import hero_joblist
 
-    inputs = tmp_path / "inputs"
-    inputs.mkdir()
-    draw_portrait(inputs / "hero.png", "hero")
-    joblist = inputs / "j.yaml"
-    joblist.write_text(json.dumps({
-        "workflow": str(REPO / "api_workflows" / "preview.json"), "actions": ["walk"],
-        "wording": {"hero": "a hero"}, "characters": {"hero": {"portrait": "hero.png"}}}))
-    Store(inputs / "_out" / "h3sprite.sqlite").close()  # a batch has run (nothing done)
+    joblist = hero_joblist(tmp_path / "inputs", ("walk",), with_state=True)
     cwd = tmp_path / "here"
     cwd.mkdir()
     args, line = EMPTY_FLAGS[case]

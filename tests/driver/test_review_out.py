@@ -8,22 +8,14 @@ import os
 from pathlib import Path
 
 import pytest
-import yaml
 
-from driver.store import Store
-from tests.conftest import REPO, run_cli
-from tests.driver.conftest import draw_portrait
+from tests.conftest import run_cli
+from tests.driver.conftest import hero_joblist
 
 
 @pytest.fixture
 def joblist(tmp_path) -> Path:
-    draw_portrait(tmp_path / "hero.png", "hero")
-    path = tmp_path / "j.yaml"
-    path.write_text(yaml.safe_dump({
-        "workflow": str(REPO / "api_workflows" / "preview.json"), "actions": ["idle"],
-        "wording": {"hero": "a hero"}, "characters": {"hero": {"portrait": "hero.png"}}}))
-    Store(tmp_path / "_out" / "h3sprite.sqlite").close()  # a batch has run (nothing done)
-    return path
+    return hero_joblist(tmp_path, with_state=True)  # a batch has run (nothing done)
 
 
 def _snapshot(path: Path) -> tuple[bool, bool, bytes | None]:

@@ -11,23 +11,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 from driver.store import Status, Store
-from tests.conftest import REPO, run_cli
-from tests.driver.conftest import draw_portrait
+from tests.conftest import run_cli
+from tests.driver.conftest import hero_joblist
 
 VERBS = (["status"], ["review"], ["batch", "--dry-run"], ["batch"])
 
 
 def _joblist(root: Path) -> Path:
-    draw_portrait(root / "hero.png", "hero")
-    path = root / "j.yaml"
-    path.write_text(yaml.safe_dump({
-        "server": {"url": "http://127.0.0.1:1"},
-        "workflow": str(REPO / "api_workflows" / "preview.json"), "actions": ["idle"],
-        "wording": {"hero": "a hero"}, "characters": {"hero": {"portrait": "hero.png"}}}))
-    return path
+    return hero_joblist(root, server={"url": "http://127.0.0.1:1"})
 
 
 def _real_state(db: Path) -> None:
