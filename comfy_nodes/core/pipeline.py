@@ -24,7 +24,7 @@ import numpy as np
 from . import align as align_mod
 from . import backdrop, drawn, ghost, matte, qc, silhouette
 from . import window as window_mod
-from .qc import Ghosting
+from .qc import NO_GHOSTING, Ghosting
 from .quantiles import median, nanmedian
 from .recipes import Recipe
 from .reference import Reference
@@ -84,7 +84,7 @@ class Analysis:
     motion: float
     timings: dict[str, float]
     crop: tuple[int, int, int, int] = (0, 0, 0, 0)  # x, y, w, h of the picture (bars cut)
-    ghosting: Ghosting = Ghosting(0.0, 0.0, 0.0)  # (its qc field hides the module here)
+    ghosting: Ghosting = NO_GHOSTING  # (its qc field hides the module here)
 
     @property
     def smear(self) -> float:
@@ -231,7 +231,7 @@ def _judge(d: _Decided) -> Analysis:
             d.rest, d.fps, d.cut):
         flags.append("FACING")
     lap("facing")
-    ghosting = qc.ghosting(d.small, d.masks, d.key) if not d.is_noise else qc.Ghosting(0, 0, 0)
+    ghosting = qc.ghosting(d.small, d.masks, d.key) if not d.is_noise else qc.NO_GHOSTING
     if not d.is_static and ghosting.score > qc.SMEAR_ABOVE:
         flags.append("SMEAR")
     lap("smear")

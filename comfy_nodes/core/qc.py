@@ -391,6 +391,9 @@ class Ghosting:
         return self.share if self.copies >= COPIES_SHARE else 0.0
 
 
+NO_GHOSTING = Ghosting(0.0, 0.0, 0.0)
+
+
 def smear(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> float:
     """SMEAR's score of a clip (`ghosting`'s)."""
     return ghosting(small, masks, key).score
@@ -403,9 +406,8 @@ def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
     character moved, never below 0. The first and last frames have no neighbour on one
     side and are not scored: a clip of fewer than 3 frames scores 0. And the faint copies
     in pixels only the previous frame showed, and the share they cluster at."""
-    none = Ghosting(0.0, 0.0, 0.0)
     if len(small) < 3:
-        return none
+        return NO_GHOSTING
     behind, ahead, left = [], [], []
     # Frame by frame, three at a time: no float copy of the clip.
     plate, next_plate = key.at(0).plate, key.at(1).plate  # each frame's: a floor's rows
@@ -431,7 +433,7 @@ def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
                 left.append(_faint_shares(cur, prev, fresh, key))
         prev, cur = cur, nxt
     if not behind:
-        return none
+        return NO_GHOSTING
     score = max(0.0, float(median(behind) - median(ahead)))
     pooled = np.concatenate(left) if left else np.zeros(0, np.float32)
     copies = densest_cluster(pooled, SMEAR_WINDOW) / max(float(median(masks.sum((1, 2)))), 1.0)
