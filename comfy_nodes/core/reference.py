@@ -202,10 +202,9 @@ SHRINK_BAND = 64  # output rows shrunk at once: the float copy of a band, not th
 
 def shrunk_portrait(rgba: np.ndarray, side: int = REFERENCE_SIDE) -> np.ndarray:
     """The portrait (H, W, 4) uint8, its longer side at most `side`: each f x f block's
-    premultiplied colour averaged (f the smallest whole factor that fits, at most its
-    shorter side), alpha
-    averaged, colour straight again (a transparent pixel's colour, often black, does not
-    darken the edge); the portrait itself where it fits."""
+    premultiplied colour and alpha averaged (f the smallest whole factor that fits, at
+    most its shorter side), colour straight again (a transparent pixel's colour, often
+    black, does not darken the edge); the portrait itself where it fits."""
     h, w = rgba.shape[:2]
     f = min(-(-max(h, w) // side), h, w)  # (a side under f would shrink to nothing)
     if f <= 1:

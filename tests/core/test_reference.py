@@ -59,7 +59,9 @@ def test_a_large_portrait_is_read_shrunk_without_a_dark_edge(colour, h, w, side)
     rgba = np.zeros((h, w, 4), np.uint8)
     rgba[disc, :3], rgba[disc, 3] = colour.astype(np.uint8), 255
     out = shrunk_portrait(rgba, side)
-    f = min(-(-max(h, w) // side), h, w)
+    # the smallest whole factor that brings the longer side within `side`, found by search
+    # (a factor over the shorter side would shrink it to nothing: it stops there)
+    f = min(next(f for f in range(1, max(h, w) + 1) if max(h, w) <= f * side), h, w)
     if f <= 1:  # it fits (or a side of one pixel cannot shrink)
         assert out is rgba
         return
