@@ -50,8 +50,11 @@ def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
     """The frames (uint8 RGB) of `frames` (N, H, W, 3) at `indices`, with the ghost's trail
     (pixels whose clean colour is backdrop, and TRAIL_REACH px round them) taken from the
     clean frames: `key` at the frames' size (`KeyModel.sized`). The frames from LEAD_IN
-    before the first index to the last are read, one at a time into one float frame; the
-    result holds one frame per index (the sheet's cells: tens of MB at 720p)."""
+    before the first index to the last are read, one at a time into one float frame; a
+    window nearer the clip's start than that starts at frame 0, taken as clean (an H3
+    clip's first frame is the user's canvas, which the model has not yet ghosted). The
+    result holds one frame per index: as many as the sheet has cells, beside the clip's
+    own full-resolution frames (28 MB at 720p for 10 cells)."""
     wanted = set(indices)
     start = max(0, min(wanted) - LEAD_IN)
     clean = frames[start].astype(np.float32)
