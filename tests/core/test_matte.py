@@ -147,8 +147,12 @@ def test_smeared_parts_fit_an_exact_mix(f, b, t):
     """A pixel that is exactly t*F + (1-t)*B (luma and chroma at the same share) fits F
     with no residual, and at share t where F and B differ enough in luma to read it. F is
     no backdrop colour: unmix never weighs a candidate within 4 levels of B (its min_sep is
-    at least that), and F = (0, 0, 0) over B = (1, 1, 1) had no chroma to read a share by."""
+    at least that). A share is read by luma or by chroma, so F must differ from B in one of
+    them: two greys closer in luma than LUMA_SEPARATION (hypothesis found (0, 0, 0) over
+    (3, 3, 3)) have nothing to read it by."""
     assume(float(np.linalg.norm(f - b)) > 4)
+    assume(abs(float((f - b) @ despill.LUMA)) > despill.LUMA_SEPARATION
+           or float(np.linalg.norm(despill.CHROMA @ (f - b))) > 1)
     p = t * f + (1 - t) * b
     fit = despill.SmearedParts.of(p[None], b[None], f[None, None])
     t_fit, resid = fit.at(np.ones(1, np.float32))
