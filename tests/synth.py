@@ -32,6 +32,9 @@ PALETTES = {
 # about (36, 180, 63): its sage shirt pushed 60 % of the way, 31 levels from it and 46
 # from the portrait's.
 PALETTES["villager_pushed"] = {**PALETTES["villager"], "shirt": (58, 164, 78)}
+# A goblin whose skin is 27 levels off the default key: under its threshold on a noisy
+# screen, where only the portrait tells it from the backdrop.
+PALETTES["goblin"] = {**PALETTES["villager"], "skin": (52, 190, 92), "hair": (40, 30, 30)}
 
 
 @dataclass(frozen=True)

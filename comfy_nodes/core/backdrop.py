@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -465,14 +466,21 @@ def clean_mask(fg: np.ndarray, min_speck: int, max_hole: int,
     return np.maximum(fg, fill[labels].astype(np.uint8))
 
 
-def coarse_masks(small: np.ndarray, key: KeyModel,
-                 parts: list | None = None) -> np.ndarray:
+def coarse_masks(small: np.ndarray, key: KeyModel, parts: list | None = None,
+                 keep: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+                 ) -> np.ndarray:
     """Character masks of frames already at the key model's size: (N, h, w) uint8 0/1.
-    `parts` (a list) receives each frame's largest-part share, before speck removal."""
+    `parts` (a list) receives each frame's largest-part share, before speck removal.
+    `keep(frame, distance)`: (h, w) uint8 1 where a pixel under the threshold is still
+    character (silhouette.like_reference: a colour of the portrait's), or None."""
     n, h, w, _ = small.shape
     area = h * w
     out = np.empty((n, h, w), np.uint8)
     for i in range(n):  # frame by frame: a float copy of a long clip would dwarf the rest
-        fg = (colour_distance(small[i], key.at(i).plate) > key.threshold).astype(np.uint8)
+        p = small[i].astype(np.float32)
+        d = colour_distance(p, key.at(i).plate)
+        fg = (d > key.threshold).astype(np.uint8)
+        if keep is not None:
+            fg |= keep(p, d)
         out[i] = clean_mask(fg, max(2, area // 4000), area // 400, parts)
     return out

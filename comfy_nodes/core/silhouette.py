@@ -21,23 +21,29 @@ from .blur import normalized_blur
 from .channels import dot, gather, norm2
 from .despill import LUMA, LUMA_SEPARATION
 
-# Under the key's threshold a pixel is still character when it is more than this many
-# noise sigmas (+4 levels) off the backdrop and REFERENCE_RATIO times nearer a portrait
-# colour, shaded or lit (despill.shade_distance), than the backdrop. Measured: royal-blue
-# trousers on a blue screen, lit 10-15 % above the portrait's blue, lay nearer the
-# backdrop than that blue in RGB; by the shade line an independent trial's blue-screen
-# run went IoU 0.884 -> 0.893 (holes 2.8 -> 1.9 %), a spearman blue on blue 0.918 ->
-# 0.921, our green shirt under 6 px wrap 0.959 -> 0.961; nothing else moved. The shades
-# are held to REFERENCE_SHADES: across all of 0.5-1.3, a patch of the backdrop dimmed to
-# 85 % and tinted 9-13 levels toward a dark-green portrait colour's shade line turned
-# 73-97 % character (a review's test; none by RGB). Held, no trial clip or fixture moved.
-REFERENCE_FLOOR = 2.5
+# Under the key's threshold a pixel is still character when it is more than
+# REFERENCE_FLOOR noise sigmas (+4 levels) off the backdrop and REFERENCE_RATIO times
+# nearer a portrait colour, shaded or lit (despill.shade_distance), than the backdrop.
+# Measured: royal-blue trousers on a blue screen, lit 10-15 % above the portrait's blue,
+# lay nearer the backdrop than that blue in RGB; by the shade line an independent trial's
+# blue-screen run went IoU 0.884 -> 0.893 (holes 2.8 -> 1.9 %), a spearman blue on blue
+# 0.918 -> 0.921, our green shirt under 6 px wrap 0.959 -> 0.961; nothing else moved. The
+# shades are held to REFERENCE_SHADES: across all of 0.5-1.3, a patch of the backdrop
+# dimmed to 85 % and tinted 9-13 levels toward a dark-green portrait colour's shade line
+# turned 73-97 % character (a review's test; none by RGB). Held, no trial clip or fixture
+# moved. The ratio is the guard; the floor was NOISE_FLOOR (2.5 sigmas) until an
+# independent trial's green zombie: skin 25 levels off a noisy screen (sigma 8.3,
+# threshold 41) sat at that floor, and a quarter of the body was lost (IoU 0.748). At 1
+# sigma: 0.978.
+REFERENCE_FLOOR = 1.0
 REFERENCE_RATIO = 3.0
 REFERENCE_SHADES = (0.85, 1.2)
 # A filled hole whose colour is less than this share of the way from the backdrop to the
 # character's colour nearby is backdrop seen through a gap.
 SLIVER_SHARE = 0.12
 SLIVER_DISTANCE = 0.5  # and nearer the backdrop than this share of the key threshold
+# Levels off the backdrop that its noise does not reach: this many sigmas (+4 levels).
+NOISE_FLOOR = 2.5
 
 
 def _edge_width(h: int, w: int) -> int:
@@ -67,7 +73,7 @@ def find(p: np.ndarray, plate: np.ndarray, key: KeyModel, full: tuple[int, int],
     raw = (d > key.threshold).astype(np.uint8)
     shadow = np.zeros(d.shape, bool)
     if reference is not None:
-        raw |= _like_reference(p, d, reference, key)
+        raw |= like_reference(p, d, reference, key)
         shadow = _shadow(p, plate, d, raw, reference, key)
         raw[shadow] = 0
     area = full[0] * full[1]
@@ -98,14 +104,15 @@ def moving_at(masks: np.ndarray, t: int, size: tuple[int, int]) -> np.ndarray:
     return moving_region(masks[max(t - 1, 0)], masks[t], masks[min(t + 1, last)], size)
 
 
-def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
-                    key: KeyModel) -> np.ndarray:
-    """(H, W) uint8 1 where a pixel under the key's threshold is still character: clearly
-    off the backdrop's noise, and much nearer one of the portrait's colours (shaded or lit)
-    than the backdrop. A shirt of the backdrop's own green, a little lighter, sits under the
-    threshold at high CRF (measured: 16 levels off the plate against a threshold of 17.5
-    at CRF 24, 4 % of the body lost as holes); its portrait colour is 3 levels away."""
-    maybe = (d > _noise_floor(key)) & (d <= key.threshold)
+def like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
+                   key: KeyModel) -> np.ndarray:
+    """(H, W) uint8 1 where a pixel under the key's threshold is still character: off the
+    backdrop by more than REFERENCE_FLOOR noise sigmas (+4 levels), and much nearer one of
+    the portrait's colours (shaded or lit) than the backdrop. A shirt of the
+    backdrop's own green, a little lighter, sits under the threshold at high CRF (measured:
+    16 levels off the plate against a threshold of 17.5 at CRF 24, 4 % of the body lost as
+    holes); its portrait colour is 3 levels away."""
+    maybe = (d > _noise_floor(key, REFERENCE_FLOOR)) & (d <= key.threshold)
     out = np.zeros(d.shape, np.uint8)
     if not maybe.any():
         return out
@@ -142,9 +149,9 @@ def _shadow(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray,
     return out
 
 
-def _noise_floor(key: KeyModel) -> float:
-    """Levels off the backdrop that its noise does not reach (REFERENCE_FLOOR sigmas + 4)."""
-    return REFERENCE_FLOOR * key.noise + 4.0
+def _noise_floor(key: KeyModel, sigmas: float = NOISE_FLOOR) -> float:
+    """Levels off the backdrop that its noise does not reach (NOISE_FLOOR sigmas + 4)."""
+    return sigmas * key.noise + 4.0
 
 
 # A pixel whose luma is within this many levels (+ 2 noise sigmas) of the backdrop's, in
