@@ -9,7 +9,6 @@ import contextlib
 import json
 import math
 import os
-import stat
 import sys
 import time
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import Any
 
 import psutil
 
+from comfy_nodes.core.regularfile import Kind, NotRegular, read_regular
 from comfy_nodes.core.util import atomic_write, folder_problem, poll_until, unique_path
 from service import placement
 from service.api import ComfyHTTP, Unreachable, gpu_devices, vram_free
@@ -95,18 +95,15 @@ def read_state(cfg: ServiceConfig) -> tuple[dict[str, Any] | None, str | None]:
     write, an edit or a disk error is told from an absent file, read once. Only a regular
     file of at most STATE_BYTES is opened: a FIFO there hung every verb, a link to
     /dev/zero would have been read whole."""
-    path = state_path(cfg)
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return None, ("it is a folder" if stat.S_ISDIR(st.st_mode)
-                          else "it is not a regular file (a pipe, a device or a socket)")
-        if st.st_size > STATE_BYTES:
-            return None, f"it is {st.st_size} bytes, more than a record's {STATE_BYTES}"
-        with open(path, "rb") as f:
-            state = json.loads(f.read(STATE_BYTES + 1).decode("utf-8"))
+        state = json.loads(read_regular(state_path(cfg), STATE_BYTES).decode("utf-8"))
     except FileNotFoundError:
         return None, None
+    except NotRegular as e:
+        if e.kind is not Kind.TOO_BIG:
+            return None, f"it {e.reason}"
+        size = f"{e.size} bytes" if e.size is not None else "grew past that"  # while read
+        return None, f"it is {size}, more than a record's {STATE_BYTES}"
     except UnicodeDecodeError:
         return None, "it is not text"
     except json.JSONDecodeError as e:
