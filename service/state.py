@@ -64,8 +64,7 @@ class Record:
         if not isinstance(doc, dict):
             raise Unreadable("it is not a JSON object")
         pid, log = _typed(doc.get("pid"), int), _typed(doc.get("log"), str)
-        created = doc.get("create_time")
-        created = created if isinstance(created, (int, float)) else None
+        created = _typed(doc.get("create_time"), (int, float))
         if not (pid is not None and pid > 0 and created is not None
                 and math.isfinite(created) and log is not None):
             # an edit or a foreign writer: the verbs would delete it, write over it, or fail

@@ -57,8 +57,10 @@ def test_a_record_missing_or_mistyping_what_no_verb_acts_on_still_reads(cfg):
     (lambda p: p.symlink_to("/dev/zero"),
      "it is not a regular file (a pipe, a device or a socket)"),
     (lambda p: p.write_bytes(b"{" + b" " * 70_000 + b"}"),
-     f"it is 70002 bytes, more than a record's {state.STATE_BYTES}")],
-    ids=["folder", "device", "huge"])
+     f"it is 70002 bytes, more than a record's {state.STATE_BYTES}"),
+    (lambda p: p.write_text('{"pid": 7, "create_time": true, "log": "x.log"}'),
+     "it names no process: it needs a positive integer pid, a create_time and its log")],
+    ids=["folder", "device", "huge", "bool-time"])
 def test_what_is_no_record_is_named(cfg, made, why):
     made(state.state_path(cfg))
     with pytest.raises(Unreadable) as e:
