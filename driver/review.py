@@ -15,13 +15,13 @@ import io
 import json
 import os
 import shlex
-import stat
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from PIL import Image
 
+from comfy_nodes.core.regularfile import Kind, NotRegular, open_regular, stat_regular
 from comfy_nodes.core.sheet import write_atomic
 from driver import actions as actions_mod
 from driver import reroll
@@ -175,20 +175,21 @@ def check_target(loaded: Loaded, path: Path) -> None:
     folder, a device or a pipe (known by stat, never opened), an input of the run, or any
     other file (a user's own notes.html)."""
     try:
-        st = os.stat(path)
+        stat_regular(path)
     except FileNotFoundError:
         return
+    except NotRegular as e:
+        kind = ("is a folder" if e.kind is Kind.FOLDER
+                else "is not a regular file (a device or a pipe?)")
+        raise ValueError(f"{path} {kind}: give --out the page's file name") from None
     except OSError as e:
         raise ValueError(f"{path}: {e.strerror}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise ValueError(f"{path} is a folder: give --out the page's file name")
-    if not stat.S_ISREG(st.st_mode):
-        raise ValueError(f"{path} is not a regular file (a device or a pipe?): give --out "
-                         "the page's file name")
     for what, p in inputs(loaded):
         if p.exists() and os.path.samefile(p, path):
             raise ValueError(f"{path} is {what}: give --out another file name")
-    with open(path, "rb") as f:
+    # open_regular checks what it opened: a pipe put there since the stat is refused
+    # (NotRegular, a ValueError naming the path), not waited on
+    with open_regular(path) as f:
         ours = f.read(len(OUR_HEAD)) == OUR_HEAD
     if not ours:
         raise ValueError(f"{path} exists and is not a review page of h3sprite, so it is not "

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
-import stat
 import sys
 import time
 from dataclasses import dataclass, field
@@ -35,6 +33,15 @@ from service.process import (
     terminate_tree,
     tree_rss,
     wait_port_free,
+)
+from service.state import (
+    Record,
+    Unreadable,
+    clear_state,
+    load_state,
+    read_state,
+    state_path,
+    write_state,
 )
 
 PACK_DIR = Path(__file__).resolve().parent.parent  # the repository root, loaded as a clone is
@@ -77,69 +84,33 @@ class Result:
 
 # ---------------------------------------------------------------- state ---
 
-def state_path(cfg: ServiceConfig) -> Path:
-    return cfg.state_dir / f"comfyui-{cfg.port}.json"
+@dataclass(frozen=True)
+class Found:
+    """One read of the state file and the process its record names: taken once at the top
+    of a verb and passed along, so a verb acts on one view of the file (each verb used to
+    read it three times: the unreadable check, the foreign check, then the record)."""
+
+    record: Record | None  # None: no file, or `unreadable` says why it is no record
+    unreadable: str | None = None
+    named: psutil.Process | None = None  # live, with the recorded pid and create time
+    foreign: str = ""  # why `named` is not our server ('' when it is, or when none lives)
+
+    @property
+    def server(self) -> psutil.Process | None:
+        """Our live server; None when it is gone, its pid was reused, or it is not ours."""
+        return None if self.foreign else self.named
 
 
-def load_state(cfg: ServiceConfig) -> dict[str, Any] | None:
-    """The state record, or None when there is none or it cannot be read (read_state)."""
-    return read_state(cfg)[0]
-
-
-# A record is a few hundred bytes (its argv the most of it); anything past this is not one.
-STATE_BYTES = 64 * 1024
-
-
-def read_state(cfg: ServiceConfig) -> tuple[dict[str, Any] | None, str | None]:
-    """(the state record or None, why a file that is there is no record, or None): a cut
-    write, an edit or a disk error is told from an absent file, read once. Only a regular
-    file of at most STATE_BYTES is opened: a FIFO there hung every verb, a link to
-    /dev/zero would have been read whole."""
-    path = state_path(cfg)
+def _look(cfg: ServiceConfig) -> Found:
+    """The verb's one read of the state file, and the process its record names."""
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return None, ("it is a folder" if stat.S_ISDIR(st.st_mode)
-                          else "it is not a regular file (a pipe, a device or a socket)")
-        if st.st_size > STATE_BYTES:
-            return None, f"it is {st.st_size} bytes, more than a record's {STATE_BYTES}"
-        with open(path, "rb") as f:
-            state = json.loads(f.read(STATE_BYTES + 1).decode("utf-8"))
-    except FileNotFoundError:
-        return None, None
-    except UnicodeDecodeError:
-        return None, "it is not text"
-    except json.JSONDecodeError as e:
-        return None, f"it is not JSON: {e.msg} at line {e.lineno}"
-    except OSError as e:
-        return None, e.strerror or str(e)
-    if not isinstance(state, dict):
-        return None, "it is not a JSON object"
-    pid, created = state.get("pid"), state.get("create_time")
-    if not (isinstance(pid, int) and not isinstance(pid, bool) and pid > 0
-            and isinstance(created, (int, float)) and math.isfinite(created)
-            and isinstance(state.get("log"), str)):
-        # an edit or a foreign writer: the verbs would delete it, write over it, or fail
-        # (`stacks` on a record without its log: "internal error KeyError")
-        return None, ("it names no process: it needs a positive integer pid, a create_time "
-                      "and its log")
-    return state, None
-
-
-def write_state(cfg: ServiceConfig, state: dict[str, Any]) -> None:
-    """Atomic: write a temporary file beside it, fsync, rename over."""
-    path = state_path(cfg)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps(state, indent=2, default=str).encode())
-
-
-def clear_state(cfg: ServiceConfig) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        state_path(cfg).unlink()
-
-
-def _identity(state: dict[str, Any]) -> ProcessId:
-    return ProcessId(int(state["pid"]), float(state["create_time"]))
+        record = read_state(cfg)
+    except Unreadable as e:
+        return Found(None, str(e))
+    if record is None:
+        return Found(None)
+    named = record.identity.process()
+    return Found(record, None, named, "" if named is None else _why_foreign(record, named))
 
 
 def _new_log_path(cfg: ServiceConfig) -> Path:
@@ -196,19 +167,7 @@ def server_argv(cfg: ServiceConfig) -> tuple[list[str], str]:
     return argv, preset
 
 
-def _running(cfg: ServiceConfig) -> tuple[dict | None, psutil.Process | None]:
-    """The state and our live server; the process is None when it is gone, its pid was
-    reused, or the pid and create time match a process that is not our server."""
-    state = load_state(cfg)
-    if state is None:
-        return None, None
-    proc = _identity(state).process()
-    if proc is not None and _why_foreign(state, proc):
-        return state, None
-    return state, proc
-
-
-def _why_foreign(state: dict[str, Any], proc: psutil.Process) -> str:
+def _why_foreign(record: Record, proc: psutil.Process) -> str:
     """Why a process with the recorded pid and create time is still not our server ('' when
     it is): a pid and a create time can be copied into a state file; the command line must
     also be our launcher serving the recorded port (issue 10)."""
@@ -219,26 +178,21 @@ def _why_foreign(state: dict[str, Any], proc: psutil.Process) -> str:
     if not any(Path(a).name == LAUNCHER.name and Path(a).parent.name == LAUNCHER.parent.name
                for a in cmd):
         return f"it is not our launcher ({' '.join(cmd)[:120]})"
-    port = str(state.get("port"))
+    port = str(record.port)
     if not any(a == "--port" and b == port for a, b in zip(cmd, cmd[1:], strict=False)):
         return f"it does not serve the recorded port {port}"
     return ""
 
 
-def _foreign(cfg: ServiceConfig, verb: str) -> Result | None:
+def _foreign(cfg: ServiceConfig, found: Found, verb: str) -> Result | None:
     """Exit 4 (STALE), touching nothing, when the state names a live process that is not
     ours; None otherwise. Checked before any signal: stop, restart, stacks."""
-    state = load_state(cfg)
-    if state is None:
+    if found.record is None or not found.foreign:
         return None
-    proc = _identity(state).process()
-    why = _why_foreign(state, proc) if proc is not None else ""
-    if not why:
-        return None
-    return Result(Exit.STALE, f"{verb}: state file {state_path(cfg)} names {describe(proc)}, "
-                              f"but {why}: it is left alone; remove the state file if it is "
-                              "stale", {"state": "foreign", "pid": state.get("pid"),
-                                        "port": cfg.port})
+    return Result(Exit.STALE, f"{verb}: state file {state_path(cfg)} names "
+                              f"{describe(found.named)}, but {found.foreign}: it is left alone; "
+                              "remove the state file if it is stale",
+                  {"state": "foreign", "pid": found.record.pid, "port": cfg.port})
 
 
 def _port_holder(cfg: ServiceConfig) -> str | None:
@@ -248,12 +202,12 @@ def _port_holder(cfg: ServiceConfig) -> str | None:
     return f"port {cfg.port} is held by {describe(port_owner(cfg.port))}"
 
 
-def _unreadable(cfg: ServiceConfig, verb: str = "") -> Result | None:
+def _unreadable(cfg: ServiceConfig, found: Found, verb: str = "") -> Result | None:
     """Exit 1 (ERROR), touching nothing, when the state file is there but is no record;
     None otherwise. The record may be all that knows a live server we started, so no verb
     takes it for "not running", writes over it, removes it or signals for it: the file is
     named, with what to do. `verb` leads the line (status, whose line is the state, has none)."""
-    why = read_state(cfg)[1]
+    why = found.unreadable
     if why is None:
         return None
     held = _port_holder(cfg)
@@ -268,14 +222,14 @@ def start(cfg: ServiceConfig) -> Result:
     check_paths(cfg)
     if problem := folder_problem(cfg.state_dir, "state_dir"):  # the state file and log go there
         raise ConfigError(problem)
-    if (unreadable := _unreadable(cfg, "start")) is not None:
+    found = _look(cfg)
+    if (unreadable := _unreadable(cfg, found, "start")) is not None:
         return unreadable  # writing a new record over it would lose the server it may know
-    if (foreign := _foreign(cfg, "start")) is not None:
+    if (foreign := _foreign(cfg, found, "start")) is not None:
         return foreign
-    state, proc = _running(cfg)
-    if state is not None and proc is not None:
+    if found.record is not None and (proc := found.server) is not None:
         return Result(Exit.OK, f"already running: pid {proc.pid} on {cfg.base_url} (no change)",
-                      {"pid": proc.pid, "url": cfg.base_url, "log": state.get("log"),
+                      {"pid": proc.pid, "url": cfg.base_url, "log": found.record.log,
                        "already_running": True})
     if not port_is_free(cfg.host, cfg.port):
         owner = port_owner(cfg.port)
@@ -290,14 +244,13 @@ def start(cfg: ServiceConfig) -> Result:
         env["CUDA_VISIBLE_DEVICES"] = str(cfg.gpu)
     popen, detach = spawn_detached(argv, log_path, cfg.comfyui, env)
     ident = ProcessId.of(psutil.Process(popen.pid))
-    state = {
-        "pid": ident.pid, "create_time": ident.create_time, "host": cfg.host, "port": cfg.port,
-        "url": cfg.base_url, "argv": argv, "log": str(log_path), "comfyui": str(cfg.comfyui),
-        "placement": preset, "detach": detach, "started_at": time.time(),
-        "config": json.loads(cfg.model_dump_json()),
-    }
+    started_at = time.time()
+    record = Record(pid=ident.pid, create_time=ident.create_time, host=cfg.host,
+                    port=cfg.port, url=cfg.base_url, argv=tuple(argv), log=str(log_path),
+                    comfyui=str(cfg.comfyui), placement=preset, detach=detach,
+                    started_at=started_at, config=json.loads(cfg.model_dump_json()))
     try:
-        write_state(cfg, state)
+        write_state(cfg, record)
     except OSError:  # e.g. a full disk: a server nobody recorded must not outlive us
         terminate_tree(psutil.Process(popen.pid))
         raise
@@ -315,7 +268,7 @@ def start(cfg: ServiceConfig) -> Result:
             api.system_stats()
         except Exception:  # unreachable, or an HTTP error status (up but unhappy): wait on
             return None
-        took = time.time() - state["started_at"]
+        took = time.time() - started_at
         # issue 10: a server open to the network says so, with the address, every start
         warn = (f"; WARNING: listening on {cfg.host}:{cfg.port}, reachable from the "
                 "network (allow_remote)" if cfg.remote else "")
@@ -340,36 +293,37 @@ def start(cfg: ServiceConfig) -> Result:
 # --------------------------------------------------------------- status ---
 
 def status(cfg: ServiceConfig) -> Result:
-    if (unreadable := _unreadable(cfg)) is not None:  # first, as in every verb
+    found = _look(cfg)
+    if (unreadable := _unreadable(cfg, found)) is not None:  # first, as in every verb
         return unreadable
-    if (foreign := _foreign(cfg, "status")) is not None:
+    if (foreign := _foreign(cfg, found, "status")) is not None:
         return foreign
-    state, proc = _running(cfg)
-    if state is None:
+    record, proc = found.record, found.server
+    if record is None:
         held = _port_holder(cfg)
         note = f"; {held}, not by us" if held else ""
         return Result(Exit.NOT_RUNNING, f"not running on port {cfg.port}{note}",
                       {"state": "not running", "port": cfg.port})
     if proc is None:
-        other = _identity(state).pid_reused_by()
+        other = record.identity.pid_reused_by()
         if other is not None:
             return Result(Exit.STALE,
-                          f"stale state: recorded pid {state['pid']} now belongs to another "
+                          f"stale state: recorded pid {record.pid} now belongs to another "
                           f"process, {describe(other)}; it will not be touched",
-                          {"state": "stale", "pid": state.get("pid"), "port": cfg.port,
-                           "log": state.get("log")})
+                          {"state": "stale", "pid": record.pid, "port": cfg.port,
+                           "log": record.log})
         return Result(Exit.NOT_RUNNING,
-                      f"not running: pid {state.get('pid')} is gone (it died or was killed); "
-                      f"last log {state.get('log')}",
-                      {"state": "not running", "pid": state.get("pid"), "port": cfg.port,
-                       "log": state.get("log")}, detail=tail(state.get("log"), 10))
+                      f"not running: pid {record.pid} is gone (it died or was killed); "
+                      f"last log {record.log}",
+                      {"state": "not running", "pid": record.pid, "port": cfg.port,
+                       "log": record.log}, detail=tail(record.log, 10))
     data: dict[str, Any] = {
-        "pid": proc.pid, "port": cfg.port, "url": state.get("url"), "log": state.get("log"),
+        "pid": proc.pid, "port": cfg.port, "url": record.url, "log": record.log,
         "uptime_s": round(time.time() - proc.create_time(), 1),
-        "rss_bytes": tree_rss(proc), "placement": state.get("placement"),
+        "rss_bytes": tree_rss(proc), "placement": record.placement,
         "listening": listening(proc),  # read from its sockets, not from the state file
     }
-    api = ComfyHTTP(state.get("url", cfg.base_url), timeout=3.0)
+    api = ComfyHTTP(record.url or cfg.base_url, timeout=3.0)
     try:
         stats = api.system_stats()
         queue = api.queue_length()
@@ -398,18 +352,19 @@ def status(cfg: ServiceConfig) -> Result:
 # ----------------------------------------------------------------- stop ---
 
 def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
-    if (unreadable := _unreadable(cfg, "stop")) is not None:
+    found = _look(cfg)
+    if (unreadable := _unreadable(cfg, found, "stop")) is not None:
         return unreadable  # "nothing to stop" would hide a server it may know
-    if (foreign := _foreign(cfg, "stop")) is not None:
+    if (foreign := _foreign(cfg, found, "stop")) is not None:
         return foreign
-    state, proc = _running(cfg)
-    if state is None:
+    record, proc = found.record, found.server
+    if record is None:
         return Result(Exit.OK, f"not running on port {cfg.port} (nothing to stop)",
                       {"stopped": False})
     if proc is None:
         clear_state(cfg)
-        other = _identity(state).pid_reused_by()
-        left = f"; pid {state.get('pid')} now belongs to {describe(other)}, left alone" if other \
+        other = record.identity.pid_reused_by()
+        left = f"; pid {record.pid} now belongs to {describe(other)}, left alone" if other \
             else ""
         return Result(Exit.OK, f"not running (removed stale state){left}", {"stopped": False})
     pid = proc.pid
@@ -425,14 +380,16 @@ def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
 
 def restart(cfg: ServiceConfig) -> Result:
     """stop + start; with the settings of the running server when there is one."""
-    if (unreadable := _unreadable(cfg, "restart")) is not None:
+    found = _look(cfg)
+    if (unreadable := _unreadable(cfg, found, "restart")) is not None:
         return unreadable
-    if (foreign := _foreign(cfg, "restart")) is not None:
+    if (foreign := _foreign(cfg, found, "restart")) is not None:
         return foreign
-    state = load_state(cfg)
-    if state and "config" in state:
+    if found.record is not None and found.record.config is not None:
         with contextlib.suppress(Exception):
-            cfg = ServiceConfig(**state["config"])
+            cfg = ServiceConfig(**found.record.config)
+    # stop and start are verbs of their own: each reads the record once (stop under the
+    # recorded settings, start after stop has removed it)
     stopped = stop(cfg)
     if stopped.code != Exit.OK:
         return stopped
@@ -522,9 +479,10 @@ def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
 
 def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int = 3) -> Result:
     """Make the GPU free for the other model family: wait idle, free, restart if still held."""
-    if (unreadable := _unreadable(cfg, "switch")) is not None:
+    found = _look(cfg)
+    if (unreadable := _unreadable(cfg, found, "switch")) is not None:
         return unreadable  # it may know a server of ours, which restart would refuse
-    if _running(cfg)[1] is None:
+    if found.server is None:
         # a server we do not manage: free is all we may do
         res = free(cfg, timeout=timeout, reads=reads)
     else:
@@ -537,15 +495,16 @@ def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int =
 # --------------------------------------------------------- stacks / logs ---
 
 def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
-    if (unreadable := _unreadable(cfg, "stacks")) is not None:
+    found = _look(cfg)
+    if (unreadable := _unreadable(cfg, found, "stacks")) is not None:
         return unreadable
-    if (foreign := _foreign(cfg, "stacks")) is not None:
+    if (foreign := _foreign(cfg, found, "stacks")) is not None:
         return foreign
-    state, proc = _running(cfg)
-    if state is None or proc is None:
+    record, proc = found.record, found.server
+    if record is None or proc is None:
         return Result(Exit.NOT_RUNNING, "not running (or not started by comfy_service): "
                                         "no process to ask for a thread dump", {})
-    log = Path(state["log"])
+    log = Path(record.log)
     offset = log.stat().st_size
     send_dump_signal(proc)
     text, last_size = "", -1
@@ -572,9 +531,9 @@ def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
 
 
 def latest_log(cfg: ServiceConfig) -> Path | None:
-    state = load_state(cfg)
-    if state and state.get("log"):
-        return Path(state["log"])
+    record = load_state(cfg)
+    if record is not None and record.log:
+        return Path(record.log)
     logs = sorted((cfg.state_dir / "logs").glob(f"comfyui-{cfg.port}-*.log"),
                   key=lambda p: p.stat().st_mtime)
     return logs[-1] if logs else None

@@ -1,7 +1,8 @@
 """The one way an image file from a user is opened: stat first, header second, pixels last.
 
 - Only regular files are opened: a FIFO blocks the reader for ever, a device never ends and
-  a folder is not an image; `stat` tells them apart without reading.
+  a folder is not an image; `stat` tells them apart without reading, and what was opened is
+  checked again (core/regularfile.py).
 - The header says how many pixels a decode would make; above MAX_PIXELS the file is refused
   before anything is decoded (a 560 KB PNG can declare 12000x12000 = 2.3 GB of RGBA).
 - Pillow's own decompression-bomb guard is kept as a second line and turned into the same
@@ -12,13 +13,14 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
+
+from .regularfile import Kind, NotRegular, open_regular, stat_regular
 
 MAX_PIXELS = 64_000_000  # 64 MP: 8000x8000, far above any portrait; 256 MB as RGBA
 MAX_FILE_BYTES = 512 << 20
@@ -28,23 +30,28 @@ class ImageFileError(ValueError):
     """The file cannot be used as an image; the message names it and what to do."""
 
 
+def _refused(e: OSError | NotRegular, path: Path, what: str, limit: int) -> ImageFileError:
+    """The one line for a file that cannot be opened, or is no regular file under `limit`."""
+    if isinstance(e, FileNotFoundError):
+        return ImageFileError(f"{what} {path} does not exist")
+    if isinstance(e, OSError):
+        return ImageFileError(f"{what} {path} cannot be read: {e.strerror}")
+    if e.kind is Kind.FOLDER:
+        return ImageFileError(f"{what} {path} is a folder, not an image file")
+    if e.kind is Kind.SPECIAL:
+        return ImageFileError(f"{what} {path} is not a regular file (a pipe or a device?): "
+                              "give a file")
+    size = e.size or 0  # always known here: only read_regular finds more than stat said
+    return ImageFileError(f"{what} {path} is {size / 2**20:.0f} MiB; the limit is "
+                          f"{limit / 2**20:.0f} MiB")
+
+
 def check_regular(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> os.stat_result:
     """stat the path (never open it) and refuse anything but a regular file under `limit`."""
     try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise ImageFileError(f"{what} {path} does not exist") from None
-    except OSError as e:
-        raise ImageFileError(f"{what} {path} cannot be read: {e.strerror}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise ImageFileError(f"{what} {path} is a folder, not an image file")
-    if not stat.S_ISREG(st.st_mode):
-        raise ImageFileError(f"{what} {path} is not a regular file (a pipe or a device?): "
-                             "give a file")
-    if st.st_size > limit:
-        raise ImageFileError(f"{what} {path} is {st.st_size / 2**20:.0f} MiB; the limit is "
-                             f"{limit / 2**20:.0f} MiB")
-    return st
+        return stat_regular(path, limit)
+    except (OSError, NotRegular) as e:
+        raise _refused(e, path, what, limit) from None
 
 
 @contextmanager
@@ -53,26 +60,32 @@ def open_image(path: str | Path, what: str = "image",
     """An opened (not yet decoded) PIL image whose header passed the pixel limit."""
     path = Path(path)
     check_regular(path, what)
-    try:
-        with warnings.catch_warnings():
-            # Pillow warns between MAX_IMAGE_PIXELS and twice that: make it an error too.
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            im = Image.open(path)
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
-        # Pillow's words: "Image size (400000000 pixels) exceeds limit of ..."
-        size = re.search(r"\((\d+) pixels\)", str(e))
-        declared = (f"{int(size.group(1)) / 1e6:.0f} MP" if size else
-                    f"over {(Image.MAX_IMAGE_PIXELS or max_pixels) // 10**6} MP")
-        raise ImageFileError(f"{what} {path} declares {declared} (a decompression bomb?); "
-                             f"the limit is {max_pixels // 10**6} MP: shrink it") from None
-    except FileNotFoundError:
-        raise ImageFileError(f"{what} {path} does not exist") from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+    try:  # opened here, not by Pillow, so that what was opened is checked too (fstat)
+        f = open_regular(path, MAX_FILE_BYTES)
+    except (FileNotFoundError, NotRegular) as e:  # gone, or swapped for a pipe, since the stat
+        raise _refused(e, path, what, MAX_FILE_BYTES) from None
+    except OSError as e:  # no permission to read: as Pillow's own open said it
         raise ImageFileError(f"{what} {path} is not a readable image ({e})") from None
-    with im:
-        w, h = im.size
-        if w * h > max_pixels:
-            raise ImageFileError(f"{what} {path} is {w}x{h} = {w * h / 1e6:.0f} MP; the limit "
-                                 f"is {max_pixels // 10**6} MP: shrink it (a portrait needs "
-                                 "well under 4 MP)")
-        yield im
+    with f:
+        try:
+            with warnings.catch_warnings():
+                # Pillow warns between MAX_IMAGE_PIXELS and twice that: make it an error too.
+                warnings.simplefilter("error", Image.DecompressionBombWarning)
+                im = Image.open(f)
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
+            # Pillow's words: "Image size (400000000 pixels) exceeds limit of ..."
+            size = re.search(r"\((\d+) pixels\)", str(e))
+            declared = (f"{int(size.group(1)) / 1e6:.0f} MP" if size else
+                        f"over {(Image.MAX_IMAGE_PIXELS or max_pixels) // 10**6} MP")
+            raise ImageFileError(f"{what} {path} declares {declared} (a decompression "
+                                 f"bomb?); the limit is {max_pixels // 10**6} MP: shrink it"
+                                 ) from None
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+            raise ImageFileError(f"{what} {path} is not a readable image ({e})") from None
+        with im:
+            w, h = im.size
+            if w * h > max_pixels:
+                raise ImageFileError(f"{what} {path} is {w}x{h} = {w * h / 1e6:.0f} MP; the "
+                                     f"limit is {max_pixels // 10**6} MP: shrink it (a "
+                                     "portrait needs well under 4 MP)")
+            yield im

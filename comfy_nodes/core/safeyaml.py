@@ -9,12 +9,12 @@ memory). Every error is a YamlLimitError whose message names the file and line.
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from .regularfile import Kind, NotRegular, read_regular
 
 MAX_FILE_BYTES = 1 << 20  # a joblist or wording table is a few KB; 1 MiB is generous
 MAX_DEPTH = 32  # the deepest real joblist is 4 levels
@@ -32,25 +32,16 @@ def short(value: Any, limit: int = 60) -> str:
 
 
 def read_limited(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> str:
-    """The text of a regular file of at most `limit` bytes. The type is checked with stat
-    before opening (opening a FIFO blocks); the read is capped (a growing file or a
-    /proc-like file that lies about its size cannot exceed the limit either)."""
+    """The text of a regular file of at most `limit` bytes (regularfile.read_regular: known
+    by stat before it is opened, and the read capped)."""
     try:
-        st = os.stat(path)
+        data = read_regular(path, limit)
+    except NotRegular as e:
+        clause = {Kind.FOLDER: "is a folder: give a regular file",
+                  Kind.SPECIAL: "is not a regular file: give a regular file"}
+        raise YamlLimitError(f"{what} {path} {clause.get(e.kind, e.reason)}") from None
     except OSError as e:
         raise YamlLimitError(f"cannot read {what} {path}: {e.strerror}") from None
-    if not stat.S_ISREG(st.st_mode):
-        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise YamlLimitError(f"{what} {path} is {kind}: give a regular file")
-    if st.st_size > limit:
-        raise YamlLimitError(f"{what} {path} is {st.st_size} bytes; the limit is {limit} bytes")
-    try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
-    except OSError as e:
-        raise YamlLimitError(f"cannot read {what} {path}: {e.strerror}") from None
-    if len(data) > limit:
-        raise YamlLimitError(f"{what} {path} is over the limit of {limit} bytes")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -112,7 +112,7 @@ class Workspace:
 
     def server_pid(self) -> int | None:
         st = manager.load_state(self.service_config())
-        return st["pid"] if st else None
+        return st.pid if st else None
 
     def actions(self) -> dict:
         return json.loads((self.out / "actions.json").read_text())

@@ -45,7 +45,7 @@ class Two:
 
     def pid(self, i: int) -> int | None:
         st = manager.load_state(self.config(i))
-        return st["pid"] if st else None
+        return st.pid if st else None
 
     def write(self, **changes) -> None:
         self.ws.write(server=None, servers=[self.spec(0), self.spec(1)], overrides=SIM,

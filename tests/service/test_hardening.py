@@ -118,9 +118,10 @@ def test_an_unreadable_state_file_is_not_written_over(spot, verb):
     b'{"pid": -7, "create_time": 1, "log": "x.log"}',
     b'{"pid": true, "create_time": 1, "log": "x.log"}',
     b'{"pid": 7, "create_time": "1", "log": "x.log"}',
+    b'{"pid": 7, "create_time": true, "log": "x.log"}',
     b'{"pid": 7, "create_time": 1}'],
     ids=["empty", "text-pid", "infinite", "pid-0", "negative-pid", "bool-pid", "text-time",
-         "no-log"])
+         "bool-time", "no-log"])
 @pytest.mark.parametrize("verb", ["start", "stop", "status"])
 def test_a_record_that_names_no_process_is_unreadable(spot, verb, content):
     """A JSON object without a usable pid and create time was taken for a record: stop
