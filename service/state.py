@@ -106,8 +106,9 @@ def read_state(cfg: ServiceConfig) -> Record | None:
     except NotRegular as e:
         if e.kind is not Kind.TOO_BIG:
             raise Unreadable(f"it {e.reason}") from None
-        size = f"{e.size} bytes" if e.size is not None else "grew past that"  # while read
-        raise Unreadable(f"it is {size}, more than a record's {STATE_BYTES}") from None
+        raise Unreadable(f"it is {e.size} bytes, more than a record's {STATE_BYTES}"
+                         if e.size is not None else  # it grew between the stat and the read
+                         f"it grew past a record's {STATE_BYTES} bytes as it was read") from None
     except UnicodeDecodeError:
         raise Unreadable("it is not text") from None
     except json.JSONDecodeError as e:
