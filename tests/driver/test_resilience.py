@@ -203,7 +203,9 @@ def test_prompt_interrupted_by_ctrl_c_is_sent_again_not_adopted(workspace):
     finished (failed) and submit the job again, not adopt it and wait hang_seconds for a
     completion that never comes."""
     url = f"http://127.0.0.1:{workspace.port}"
-    workspace.write(overrides={"@action": {"simulate_seconds": 6.0}})
+    # 20 s: with 6 the prompt once ended before the driver took the signal (a CI run at a
+    # load of 8 on 2 cores), and the run exited 0.
+    workspace.write(overrides={"@action": {"simulate_seconds": 20.0}})
     proc = _popen_batch(workspace, "--force", "--chars", "zombie", "--only", "attack")
     wait_running([url], proc, 180)
     proc.send_signal(signal.SIGINT)
