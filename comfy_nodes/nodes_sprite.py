@@ -109,7 +109,8 @@ class SpriteMatte(io.ComfyNode):
         # Where the silhouette moved between neighbouring frames (a part may be blurred
         # there), from the key's coarse masks, as Sprite Sheet and the driver do.
         small = backdrop.shrink(arr, backdrop.model_factor(h, w))
-        masks = backdrop.coarse_masks(small, key)
+        masks = pipeline.coarse_masks(small, key,
+                                      None if reference is None else reference.palette)
         full = key.sized(h, w)
         if reference is not None and len(arr):  # the colours the model drew it in, too
             reference = drawn.drawn_reference(reference, arr, small, masks, full)

@@ -467,20 +467,21 @@ def clean_mask(fg: np.ndarray, min_speck: int, max_hole: int,
 
 
 def coarse_masks(small: np.ndarray, key: KeyModel, parts: list | None = None,
-                 keep: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
-                 ) -> np.ndarray:
+                 correct: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], object]
+                 | None = None) -> np.ndarray:
     """Character masks of frames already at the key model's size: (N, h, w) uint8 0/1.
     `parts` (a list) receives each frame's largest-part share, before speck removal.
-    `keep(frame, distance)`: (h, w) uint8 1 where a pixel under the threshold is still
-    character (silhouette.like_reference: a colour of the portrait's), or None."""
+    `correct(frame, plate, distance, mask)` corrects the key's mask in place, or None
+    (silhouette.by_reference: by the portrait's colours)."""
     n, h, w, _ = small.shape
     area = h * w
     out = np.empty((n, h, w), np.uint8)
     for i in range(n):  # frame by frame: a float copy of a long clip would dwarf the rest
         p = small[i].astype(np.float32)
-        d = colour_distance(p, key.at(i).plate)
+        plate = key.at(i).plate
+        d = colour_distance(p, plate)
         fg = (d > key.threshold).astype(np.uint8)
-        if keep is not None:
-            fg |= keep(p, d)
+        if correct is not None:
+            correct(p, plate, d, fg)
         out[i] = clean_mask(fg, max(2, area // 4000), area // 400, parts)
     return out

@@ -156,6 +156,20 @@ class _Decided:
     cut: np.ndarray  # (N,) bool: frames whose character the frame's edge cuts (qc.cut)
 
 
+def coarse_masks(small: np.ndarray, key: backdrop.KeyModel, palette: np.ndarray | None,
+                 parts: list | None = None) -> np.ndarray:
+    """backdrop.coarse_masks of the reduced frames; with the portrait's colours (K, 3), the
+    full-resolution silhouette's own corrections too (silhouette.by_reference): a skin or
+    shirt under the key's threshold is kept where it is a portrait colour, a deep contact
+    shadow is dropped. Measured on independent trials: a green zombie (skin 25 levels off
+    a noisy screen whose threshold is 41) had lost 24 % of its body and was NOISE; a
+    robot's shadow running out of a 352-px frame, and a dark corner under a hurt's feet,
+    made their clips CROPPED."""
+    correct = (None if palette is None or not len(palette) else
+               functools.partial(silhouette.by_reference, reference=palette, key=key))
+    return backdrop.coarse_masks(small, key, parts, correct)
+
+
 def _decide(clip: Clip, recipe: Recipe, palette: np.ndarray | None = None) -> _Decided:
     """Backdrop, coarse masks, alignment, window and the QC flags but FACING and SMEAR of
     a clip (_judge's). palette: the portrait's colours (K, 3), or None."""
@@ -180,13 +194,7 @@ def _decide(clip: Clip, recipe: Recipe, palette: np.ndarray | None = None) -> _D
     lap("key")
     scale = 1.0 / factor
     largest_share: list[float] = []
-    # A skin or shirt under the key's threshold is kept where it is a portrait colour, by
-    # the full-resolution silhouette's own rule. Measured on an independent trial's green
-    # zombie (skin 25 levels off a noisy screen whose threshold is 41): the masks had lost
-    # 24 % of its body and flagged NOISE.
-    keep = (None if palette is None or not len(palette) else
-            functools.partial(silhouette.like_reference, reference=palette, key=key))
-    masks = backdrop.coarse_masks(small, key, largest_share, keep)
+    masks = coarse_masks(small, key, palette, largest_share)
     lap("masks")
     measures = align_mod.measure(masks, scale)
     alignment = align_mod.fit(measures, trend=recipe.loop)

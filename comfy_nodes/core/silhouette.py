@@ -73,9 +73,7 @@ def find(p: np.ndarray, plate: np.ndarray, key: KeyModel, full: tuple[int, int],
     raw = (d > key.threshold).astype(np.uint8)
     shadow = np.zeros(d.shape, bool)
     if reference is not None:
-        raw |= like_reference(p, d, reference, key)
-        shadow = _shadow(p, plate, d, raw, reference, key)
-        raw[shadow] = 0
+        shadow = by_reference(p, plate, d, raw, reference, key)
     area = full[0] * full[1]
     fg = clean_mask(raw, max(4, area // 4000), area // 600)
     r = _edge_width(*full)
@@ -102,6 +100,18 @@ def moving_at(masks: np.ndarray, t: int, size: tuple[int, int]) -> np.ndarray:
     themselves as the missing neighbour."""
     last = len(masks) - 1
     return moving_region(masks[max(t - 1, 0)], masks[t], masks[min(t + 1, last)], size)
+
+
+def by_reference(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray,
+                 reference: np.ndarray, key: KeyModel) -> np.ndarray:
+    """Correct the key's raw mask (H, W) uint8 of p (H, W, 3) float32 over its plate, in
+    place, by the portrait's colours (K, 3): a portrait colour under the threshold is
+    character (like_reference), a deep contact shadow over it is not (_shadow). Returns
+    the shadow, (H, W) bool. The coarse masks take the same corrections (pipeline)."""
+    raw |= like_reference(p, d, reference, key)
+    shadow = _shadow(p, plate, d, raw, reference, key)
+    raw[shadow] = 0
+    return shadow
 
 
 def like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,

@@ -17,17 +17,20 @@ from comfy_nodes.core import (
     edgezone,
     matte,
     outline,
+    pipeline,
     silhouette,
     solve,
     unblur,
 )
 from comfy_nodes.core.channels import key_excess
+from comfy_nodes.core.recipes import DEFAULT_RECIPES
 from comfy_nodes.core.reference import (
     Reference,
     portrait_palette,
     portrait_reference,
     see_through_colours,
 )
+from comfy_nodes.core.video import Clip
 
 from .conftest import fixture
 
@@ -1145,6 +1148,26 @@ def test_a_deep_contact_shadow_is_backdrop_with_the_portrait(depth, tmp_path):
     assert (rgba[..., 3][shadow] < 128).all(), (rgba[..., 3][shadow] >= 128).sum()
     inner = cv2.erode(body.astype(np.uint8), np.ones((5, 5))).astype(bool)
     assert (rgba[..., 3][inner] == 255).all()
+
+
+def test_a_deep_shadow_to_the_frames_edge_crops_nothing_with_the_portrait():
+    """A contact shadow that reaches the frame's bottom edge (an independent trial's robot
+    on a 352-px frame) is character to the key alone, so the coarse masks touched the edge
+    and the clip was CROPPED; with the portrait the coarse masks drop it as the silhouette
+    does (silhouette.by_reference), and keep the boots, 8 px above the edge."""
+    boots = np.array([60, 40, 30], np.float32)
+    frame, body, shadow = _standing_on_a_shadow(0.45, boots)
+    frame, body, shadow = frame[:158], body[:158], shadow[:158]
+    assert shadow[-1].sum() > 20  # the shadow runs out of the frame
+    clip = Clip(np.repeat(frame[None], 24, axis=0), 24.0)
+    recipe = DEFAULT_RECIPES["idle"]
+    plain = pipeline._decide(clip, recipe)
+    assert plain.cut.all()  # the key alone: the shadow is character, at the edge
+    palette = np.array([[150, 60, 50], boots], np.float32)
+    d = pipeline._decide(clip, recipe, palette)
+    assert not d.cut.any()
+    rows = np.flatnonzero(d.masks[0].any(1)) / d.scale  # full-resolution rows
+    assert rows.min() <= 41 and 146 <= rows.max() < 150  # head to boots, no shadow
 
 
 def test_dark_green_boots_the_colour_of_the_shadow_are_kept_with_the_portrait(tmp_path):
