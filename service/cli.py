@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from comfy_nodes.core.regularfile import NotRegular, stat_regular
 from comfy_nodes.core.util import given_path
 from service import embedded, every, manager
 from service.config import ConfigError, ServiceConfig, resolve
@@ -189,6 +190,12 @@ def run(args: argparse.Namespace) -> Result:
         if log is None or not log.exists():
             return Result(Exit.NOT_RUNNING, f"no server log for port {cfg.port} in "
                                             f"{cfg.state_dir / 'logs'}", {})
+        try:  # the state file names it, and a hand may have edited that
+            stat_regular(log)
+        except NotRegular as e:
+            return Result(Exit.ERROR, f"logs: {log} {e.reason}: the state file "
+                                      f"{manager.state_path(cfg)} names it; move that file "
+                                      "away if it is not ours", {"log": str(log)})
         if args.follow:
             print(manager.tail(log, args.lines), flush=True)
             manager.follow(log)

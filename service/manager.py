@@ -18,6 +18,7 @@ from typing import Any
 
 import psutil
 
+from comfy_nodes.core.regularfile import NotRegular, open_regular, stat_regular
 from comfy_nodes.core.util import atomic_write, folder_problem, poll_until, unique_path
 from service import placement
 from service.api import ComfyHTTP, Unreachable, gpu_devices, vram_free
@@ -119,15 +120,21 @@ def _new_log_path(cfg: ServiceConfig) -> Path:
     return unique_path(cfg.state_dir / "logs", f"comfyui-{cfg.port}-{stamp}", ".log")
 
 
+TAIL_BYTES = 64 * 1024  # of a log, the end `tail` reads
+DUMP_BYTES = 4 << 20  # of a log, what `stacks` reads past its end before the dump
+
+
 def tail(path: Path | str | None, lines: int = 20) -> str:
     if not path:
         return ""
     try:
-        with open(path, "rb") as f:
+        # The path comes from the state file, which a hand may edit: a FIFO there hung
+        # `status`, /dev/zero was read until memory ran out. Only a regular file is read.
+        with open_regular(path) as f:
             f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - 64 * 1024))
-            text = f.read().decode("utf-8", "replace")
-    except OSError:
+            f.seek(max(0, f.tell() - TAIL_BYTES))
+            text = f.read(TAIL_BYTES).decode("utf-8", "replace")
+    except (OSError, NotRegular):
         return ""
     return "\n".join(text.splitlines()[-lines:])
 
@@ -505,20 +512,29 @@ def stacks(cfg: ServiceConfig, wait: float = 5.0) -> Result:
         return Result(Exit.NOT_RUNNING, "not running (or not started by comfy_service): "
                                         "no process to ask for a thread dump", {})
     log = Path(record.log)
-    offset = log.stat().st_size
+    try:  # a hand-edited record may name a pipe or a device: never opened
+        offset = stat_regular(log).st_size
+    except (OSError, NotRegular) as e:
+        why = e.reason if isinstance(e, NotRegular) else e.strerror
+        return Result(Exit.ERROR, f"stacks: the server's log {log}, named in "
+                                  f"{state_path(cfg)}, cannot be read ({why}): see "
+                                  "`comfy_service logs`", {"log": str(log)})
     send_dump_signal(proc)
     text, last_size = "", -1
 
     def dumped() -> bool:
         """Whether the dump has stopped growing; else read what the log has after `offset`."""
         nonlocal text, last_size
-        size = log.stat().st_size
-        if size == last_size and "Thread 0x" in text:
-            return True
-        last_size = size
-        with open(log, "rb") as f:
-            f.seek(offset)
-            text = f.read().decode("utf-8", "replace")
+        try:
+            size = stat_regular(log).st_size
+            if size == last_size and "Thread 0x" in text:
+                return True
+            last_size = size
+            with open_regular(log) as f:
+                f.seek(offset)
+                text = f.read(DUMP_BYTES).decode("utf-8", "replace")
+        except (OSError, NotRegular):  # the log moved or was swapped meanwhile: no dump
+            return False
         return False
 
     poll_until(dumped, wait, interval=0.2)
@@ -541,7 +557,7 @@ def latest_log(cfg: ServiceConfig) -> Path | None:
 
 def follow(path: Path, out=sys.stdout, poll: float = 0.5) -> None:
     """Print what is appended to path until interrupted."""
-    with open(path, "rb") as f:
+    with open_regular(path) as f:  # never a pipe or a device a state file names
         f.seek(0, os.SEEK_END)
         while True:
             chunk = f.read()

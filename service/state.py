@@ -113,6 +113,8 @@ def read_state(cfg: ServiceConfig) -> Record | None:
         raise Unreadable("it is not text") from None
     except json.JSONDecodeError as e:
         raise Unreadable(f"it is not JSON: {e.msg} at line {e.lineno}") from None
+    except RecursionError:  # 30,000 nested brackets fit well under STATE_BYTES
+        raise Unreadable("it is nested too deep to be a record") from None
     except OSError as e:
         raise Unreadable(e.strerror or str(e)) from None
     return Record.from_json(doc)

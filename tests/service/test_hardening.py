@@ -154,6 +154,44 @@ def test_a_state_file_that_is_a_pipe_hangs_no_verb(spot, verb):
     assert not (spot.state_dir / "logs").exists()
 
 
+@pytest.mark.parametrize("verb", ["status", "stop"])
+def test_a_record_nested_too_deep_is_unreadable(spot, verb):
+    """30,000 nested brackets in the record's config (60 KB, under its cap) raised
+    RecursionError out of every verb: it is no record, named as a cut one is."""
+    spot.state_dir.mkdir(parents=True)
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    content = b'{"pid": 7, "create_time": 1, "log": "x", "config": ' + b"[" * 30000 + (
+        b"]" * 30000) + b"}"
+    record.write_bytes(content)
+    res = spot.service(verb, timeout=60)
+    assert res.code == Exit.ERROR, res.err + res.out
+    assert "cannot be read (it is nested too deep to be a record)" in res.err
+    assert "Traceback" not in res.err and record.read_bytes() == content
+
+
+@pytest.mark.parametrize("verb", ["status", "logs"])
+def test_a_log_the_record_names_that_is_a_pipe_hangs_no_verb(spot, verb):
+    """A record whose log is a FIFO (a hand-edited file): `status` of a server that is gone
+    shows the log's tail, and opening the FIFO blocked it until killed; `logs` did too.
+    The log is known by stat and never opened; the verb ends within its timeout."""
+    spot.state_dir.mkdir(parents=True)
+    fifo = spot.state_dir / "fifo.log"
+    os.mkfifo(fifo)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    created = psutil.Process().create_time()  # any: the pid is gone
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    record.write_text(json.dumps({"pid": dead.pid, "create_time": created, "host": "127.0.0.1",
+                                  "port": spot.port, "url": "", "argv": [], "log": str(fifo)}))
+    res = spot.service(verb, timeout=30)
+    assert "Traceback" not in res.err, res.err
+    if verb == "logs":
+        assert res.code == Exit.ERROR and "is not a regular file" in res.err, res.err
+    else:
+        assert res.code == Exit.NOT_RUNNING and "is gone" in res.out + res.err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
 @pytest.mark.parametrize("verb", ["start", "restart", "stop", "stacks"])
 def test_an_unreadable_record_of_a_live_server_is_left_to_the_user(spot, verb):
     """A live server whose record was cut: the verb names the file and the pid on the port,
