@@ -1,7 +1,8 @@
 """The state record of a server we started: comfyui-<port>.json in the state folder.
 
 start writes it (atomically) once the process is up; every other verb reads it once and
-acts on what that one read found (service/manager.py). A file that is there but is no
+acts on what that one read found (service/manager.py); a verb made of others (restart: its
+own look, then stop's and start's) reads it once in each. A file that is there but is no
 record (cut, edited, a pipe) is told from an absent one: it may be all that knows a live
 server, so the verbs refuse it by name rather than take it for "not running".
 """
