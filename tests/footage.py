@@ -503,10 +503,10 @@ CASES: dict[str, Spec] = {
     # independent generators drew): its trail read as a half-transparent character, IoU
     # 0.92-0.94 on such trial clips, until a SMEAR clip's trail came from its clean frames.
     "run_ghost_clean": Spec(action="run", ghost=0.3, ghost_clean=True, seed=101),
-    # A goblin's green skin 27 levels off a grainy screen (noise 9): the key's threshold
-    # lies past the skin, and its noise floor did too, so a quarter of the body was
-    # backdrop and the clip NOISE (an independent trial's procgen zombie, IoU 0.748) until
-    # portrait colours counted from 1 noise sigma off, in the coarse masks too.
+    # A goblin's green skin 27 levels off a screen boiling in blotches (the key's noise
+    # 8.4): the key's threshold lies past the skin, and its noise floor did too, so 10 %
+    # of the body was holes (an independent trial's procgen zombie: IoU 0.748, NOISE)
+    # until portrait colours counted from 1 noise sigma off, in the coarse masks too.
     "walk_green_skin_grainy": Spec(palette="goblin", style="shaded", mottle=5.0, seed=111),
 }
 

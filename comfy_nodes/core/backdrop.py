@@ -467,12 +467,12 @@ def clean_mask(fg: np.ndarray, min_speck: int, max_hole: int,
 
 
 def coarse_masks(small: np.ndarray, key: KeyModel, parts: list | None = None,
-                 correct: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], object]
-                 | None = None) -> np.ndarray:
+                 correct: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                                   np.ndarray] | None = None) -> np.ndarray:
     """Character masks of frames already at the key model's size: (N, h, w) uint8 0/1.
     `parts` (a list) receives each frame's largest-part share, before speck removal.
-    `correct(frame, plate, distance, mask)` corrects the key's mask in place, or None
-    (silhouette.by_reference: by the portrait's colours)."""
+    `correct(frame, plate, distance, mask)`: the key's mask corrected (pipeline's, by the
+    portrait's colours), or None."""
     n, h, w, _ = small.shape
     area = h * w
     out = np.empty((n, h, w), np.uint8)
@@ -482,6 +482,6 @@ def coarse_masks(small: np.ndarray, key: KeyModel, parts: list | None = None,
         d = colour_distance(p, plate)
         fg = (d > key.threshold).astype(np.uint8)
         if correct is not None:
-            correct(p, plate, d, fg)
+            fg = correct(p, plate, d, fg)
         out[i] = clean_mask(fg, max(2, area // 4000), area // 400, parts)
     return out

@@ -165,8 +165,13 @@ def coarse_masks(small: np.ndarray, key: backdrop.KeyModel, palette: np.ndarray 
     a noisy screen whose threshold is 41) had lost 24 % of its body and was NOISE; a
     robot's shadow running out of a 352-px frame, and a dark corner under a hurt's feet,
     made their clips CROPPED."""
-    correct = (None if palette is None or not len(palette) else
-               functools.partial(silhouette.by_reference, reference=palette, key=key))
+    if palette is None or not len(palette):
+        return backdrop.coarse_masks(small, key, parts)
+
+    def correct(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray
+                ) -> np.ndarray:
+        return silhouette.by_reference(p, plate, d, raw, palette, key, coarse=True)[0]
+
     return backdrop.coarse_masks(small, key, parts, correct)
 
 

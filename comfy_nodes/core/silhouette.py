@@ -31,10 +31,11 @@ from .despill import LUMA, LUMA_SEPARATION
 # shades are held to REFERENCE_SHADES: across all of 0.5-1.3, a patch of the backdrop
 # dimmed to 85 % and tinted 9-13 levels toward a dark-green portrait colour's shade line
 # turned 73-97 % character (a review's test; none by RGB). Held, no trial clip or fixture
-# moved. The ratio is the guard; the floor was NOISE_FLOOR (2.5 sigmas) until an
-# independent trial's green zombie: skin 25 levels off a noisy screen (sigma 8.3,
-# threshold 41) sat at that floor, and a quarter of the body was lost (IoU 0.748). At 1
-# sigma: 0.978.
+# moved. The floor was NOISE_FLOOR (2.5 sigmas) until an independent trial's green
+# zombie: skin 25 levels off a noisy screen (sigma 8.3, threshold 41) sat at that floor,
+# and a quarter of the body was lost (IoU 0.748). At 1 sigma: 0.978. So low, the ratio
+# alone let blotches of a boiling screen drifting toward a near-key skin become parts of
+# their own; a kept pixel must also join a part the key found (by_reference).
 REFERENCE_FLOOR = 1.0
 REFERENCE_RATIO = 3.0
 REFERENCE_SHADES = (0.85, 1.2)
@@ -73,7 +74,7 @@ def find(p: np.ndarray, plate: np.ndarray, key: KeyModel, full: tuple[int, int],
     raw = (d > key.threshold).astype(np.uint8)
     shadow = np.zeros(d.shape, bool)
     if reference is not None:
-        shadow = by_reference(p, plate, d, raw, reference, key)
+        raw, shadow = by_reference(p, plate, d, raw, reference, key)
     area = full[0] * full[1]
     fg = clean_mask(raw, max(4, area // 4000), area // 600)
     r = _edge_width(*full)
@@ -103,18 +104,34 @@ def moving_at(masks: np.ndarray, t: int, size: tuple[int, int]) -> np.ndarray:
 
 
 def by_reference(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray,
-                 reference: np.ndarray, key: KeyModel) -> np.ndarray:
-    """Correct the key's raw mask (H, W) uint8 of p (H, W, 3) float32 over its plate, in
-    place, by the portrait's colours (K, 3): a portrait colour under the threshold is
-    character (like_reference), a deep contact shadow over it is not (_shadow). Returns
-    the shadow, (H, W) bool. The coarse masks take the same corrections (pipeline)."""
-    raw |= like_reference(p, d, reference, key)
-    shadow = _shadow(p, plate, d, raw, reference, key)
-    raw[shadow] = 0
-    return shadow
+                 reference: np.ndarray, key: KeyModel, coarse: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(the mask, the shadow taken out of it): the key's raw mask (H, W) uint8 of p
+    (H, W, 3) float32 over its plate, corrected by the portrait's colours (K, 3). A
+    portrait colour under the threshold is character (_like_reference) where it joins a
+    part the key found: on a screen boiling in blotches, patches drifting toward a
+    near-key skin became parts of their own (a review: 5 of 12 seeds of the grainy goblin
+    fixture CROPPED). A deep contact shadow is not (_shadow). `coarse`: a reduced pixel
+    mixing a foot with the shadowed screen reads as shadow too, so shadow beside the
+    character stays (a review: 115 of the 142 coarse pixels taken from a fixture's shadow
+    were half leg or more)."""
+    kept = _like_reference(p, d, reference, key)
+    fg = raw | kept
+    if kept.any():
+        n, labels = cv2.connectedComponents(fg, connectivity=8)
+        found = np.zeros(n, bool)
+        found[labels[raw > 0]] = True
+        found[0] = False
+        fg = found[labels].astype(np.uint8)
+    shadow = _shadow(p, plate, d, fg, reference, key)
+    if coarse and shadow.any():
+        body = (fg > 0) & ~shadow
+        shadow &= ~(cv2.dilate(body.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    fg[shadow] = 0
+    return fg, shadow
 
 
-def like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
+def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
                    key: KeyModel) -> np.ndarray:
     """(H, W) uint8 1 where a pixel under the key's threshold is still character: off the
     backdrop by more than REFERENCE_FLOOR noise sigmas (+4 levels), and much nearer one of
@@ -160,7 +177,8 @@ def _shadow(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray,
 
 
 def _noise_floor(key: KeyModel, sigmas: float = NOISE_FLOOR) -> float:
-    """Levels off the backdrop that its noise does not reach (NOISE_FLOOR sigmas + 4)."""
+    """`sigmas` of the backdrop's noise + 4 levels: at NOISE_FLOOR, off the backdrop by more
+    than its noise reaches."""
     return sigmas * key.noise + 4.0
 
 

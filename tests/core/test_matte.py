@@ -1167,7 +1167,9 @@ def test_a_deep_shadow_to_the_frames_edge_crops_nothing_with_the_portrait():
     d = pipeline._decide(clip, recipe, palette)
     assert not d.cut.any()
     rows = np.flatnonzero(d.masks[0].any(1)) / d.scale  # full-resolution rows
-    assert rows.min() <= 41 and 146 <= rows.max() < 150  # head to boots, no shadow
+    # head to boots (rows 40-149); of the shadow (to row 157) at most the reduced row
+    # beside the boots, which mixes them with it, stays
+    assert rows.min() <= 41 and 146 <= rows.max() <= 149 + 1 / d.scale
 
 
 def test_dark_green_boots_the_colour_of_the_shadow_are_kept_with_the_portrait(tmp_path):
