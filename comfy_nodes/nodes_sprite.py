@@ -43,13 +43,13 @@ def _recipe_inputs():
     ]
 
 
-def _portrait_inputs():
+def _portrait_inputs(does: str = "its colours make a cleaner despill"):
     # Optional: the despill un-mixes against the portrait's own, unspilled colours (a fast
     # arm's blur, light wrap on a green shirt, legs a pixel apart), as the batch does.
     return [
         io.Image.Input("portrait", optional=True,
-                       tooltip="The character's transparent portrait (Load Image's IMAGE): "
-                               "its colours make a cleaner despill"),
+                       tooltip=f"The character's transparent portrait (Load Image's IMAGE): "
+                               f"{does}"),
         io.Mask.Input("portrait_mask", optional=True,
                       tooltip="Load Image's MASK of the same portrait (its transparency)"),
     ]
@@ -109,8 +109,7 @@ class SpriteMatte(io.ComfyNode):
         # Where the silhouette moved between neighbouring frames (a part may be blurred
         # there), from the key's coarse masks, as Sprite Sheet and the driver do.
         small = backdrop.shrink(arr, backdrop.model_factor(h, w))
-        masks = pipeline.coarse_masks(small, key,
-                                      None if reference is None else reference.palette)
+        masks = pipeline.coarse_masks(small, key, Reference.colours(reference))
         full = key.sized(h, w)
         if reference is not None and len(arr):  # the colours the model drew it in, too
             reference = drawn.drawn_reference(reference, arr, small, masks, full)
@@ -133,7 +132,9 @@ class SpriteLoopWindow(io.ComfyNode):
             search_aliases=["loop", "frame window", "seamless", "cycle"],
             # An output: it runs and shows its grade with nothing connected downstream.
             is_output_node=True,
-            inputs=[io.Image.Input("frames", tooltip="The clip's frames"), *_recipe_inputs()],
+            inputs=[io.Image.Input("frames", tooltip="The clip's frames"), *_recipe_inputs(),
+                    *_portrait_inputs("with it, the frames Sprite Sheet picks with it (a "
+                                      "near-key skin kept, a contact shadow dropped)")],
             outputs=[io.Image.Output("window", tooltip="The chosen clip frames, in order"),
                      io.String.Output("indices", tooltip="JSON list of clip frame indices"),
                      io.Float.Output("loop_score", tooltip="-1 for one-shot actions"),
@@ -143,9 +144,13 @@ class SpriteLoopWindow(io.ComfyNode):
     @classmethod
     @speaks_as("Sprite Loop Window")
     def execute(cls, frames, action: str, sheet_frames: int, sheet_fps: float,
-                clip_fps: float) -> io.NodeOutput:
+                clip_fps: float, portrait=None, portrait_mask=None) -> io.NodeOutput:
+        # With the portrait, the frames Sprite Sheet picks with it (its masks take the
+        # portrait's colours: a near-key skin kept, a contact shadow dropped).
+        reference = _reference("Sprite Loop Window", portrait, portrait_mask)
         arr = image_to_uint8(frames)[..., :3]
-        an = pipeline.analyse(Clip(arr, clip_fps), _recipe(action, sheet_frames, sheet_fps))
+        an = pipeline.analyse(Clip(arr, clip_fps), _recipe(action, sheet_frames, sheet_fps),
+                              reference)
         win = an.window
         anim = {"loop_grade": win.loop_grade, "loop_score": win.loop_score, "qc": an.qc}
         return io.NodeOutput(uint8_to_image(arr[win.indices]), json.dumps(win.indices),

@@ -75,7 +75,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
             moving: np.ndarray | None = None) -> np.ndarray:
     # The portrait's colours, or None (no portrait, or an empty palette): the steps below
     # that use them are skipped then.
-    ref = None if reference is None or not len(reference.palette) else reference.palette
+    ref = Reference.colours(reference)
     ink = None if reference is None else reference.outline  # the portrait's drawn outline
     ink_shade = None if reference is None else reference.ink_shade  # ... or shaded one
     p = frame.astype(np.float32)

@@ -158,14 +158,15 @@ class _Decided:
 
 def coarse_masks(small: np.ndarray, key: backdrop.KeyModel, palette: np.ndarray | None,
                  parts: list | None = None) -> np.ndarray:
-    """backdrop.coarse_masks of the reduced frames; with the portrait's colours (K, 3), the
+    """backdrop.coarse_masks of the reduced frames; with the portrait's colours (K, 3,
+    Reference.colours), the
     full-resolution silhouette's own corrections too (silhouette.by_reference): a skin or
     shirt under the key's threshold is kept where it is a portrait colour, a deep contact
     shadow is dropped. Measured on independent trials: a green zombie (skin 25 levels off
     a noisy screen whose threshold is 41) had lost 24 % of its body and was NOISE; a
     robot's shadow running out of a 352-px frame, and a dark corner under a hurt's feet,
     made their clips CROPPED."""
-    if palette is None or not len(palette):
+    if palette is None:
         return backdrop.coarse_masks(small, key, parts)
 
     def correct(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray
@@ -258,9 +259,10 @@ def _judge(d: _Decided) -> Analysis:
                     d.motion, {**d.lap.timings, **lap.timings}, d.crop, ghosting)
 
 
-def analyse(clip: Clip, recipe: Recipe) -> Analysis:
-    """Backdrop, coarse masks, alignment, window and QC of a clip."""
-    return _judge(_decide(clip, recipe))
+def analyse(clip: Clip, recipe: Recipe, reference: Reference | None = None) -> Analysis:
+    """Backdrop, coarse masks, alignment, window and QC of a clip; with the portrait, as
+    process_clip judges them (its coarse masks take the portrait's colours)."""
+    return _judge(_decide(clip, recipe, Reference.colours(reference)))
 
 
 def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "character",
@@ -270,7 +272,7 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
 
     reference: what the character's portrait tells the despill (portrait_reference):
     its unspilled colours, which light wrap is un-mixed against, and its outline's colour."""
-    d = _decide(clip, recipe, None if reference is None else reference.palette)
+    d = _decide(clip, recipe, Reference.colours(reference))
     lap = d.lap
 
     cx, cy, cw_, ch_ = d.crop

@@ -171,6 +171,12 @@ class Reference:
             outline.flags.writeable = False
             object.__setattr__(self, "outline", outline)
 
+    @staticmethod
+    def colours(reference: Reference | None) -> np.ndarray | None:
+        """The portrait's colours (K, 3), or None without a portrait or with an empty
+        palette (a portrait all translucent): the steps that use them are skipped then."""
+        return None if reference is None or not len(reference.palette) else reference.palette
+
     @property
     def see_through(self) -> bool:
         """Whether the portrait draws parts the backdrop shows through."""

@@ -188,6 +188,39 @@ def test_file_input_fingerprint_follows_the_content(tmp_path):
         folder_paths.set_input_directory(old)
 
 
+def test_loop_window_judges_with_the_portrait_as_sprite_sheet_does():
+    """A contact shadow running out of the frame's bottom is character to the key alone,
+    so the clip is CROPPED; with the portrait (whose colours it is near none of) it is
+    dropped, as Sprite Sheet drops it, and the window is the one the sheet takes."""
+    from comfy_nodes.core import pipeline
+    from comfy_nodes.core.recipes import DEFAULT_RECIPES
+    from comfy_nodes.core.video import Clip
+
+    frame = np.tile(np.array([40, 190, 70], np.float32), (158, 200, 1))
+    yy, xx = np.mgrid[0:158, 0:200]
+    dark = 0.45 * np.clip(1.6 - ((xx - 100) / 45.0) ** 2 - ((yy - 150) / 9.0) ** 2, 0, 1)
+    frame *= 1 - np.minimum(dark, 0.45)[..., None]
+    frame[40:125, 82:118] = (150, 60, 50)  # a red tunic
+    frame[125:150, 85:98] = frame[125:150, 102:115] = (60, 40, 30)  # two boots
+    rng = np.random.default_rng(2)
+    clip = np.stack([np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255)
+                     for _ in range(24)]).astype(np.uint8)
+    portrait = np.zeros((90, 40, 4), np.uint8)
+    portrait[:60, 5:35] = (150, 60, 50, 255)
+    portrait[60:, 8:18] = portrait[60:, 22:32] = (60, 40, 30, 255)
+    image = torch.from_numpy(portrait[..., :3].astype(np.float32) / 255)[None]
+    mask = torch.from_numpy(1.0 - portrait[..., 3].astype(np.float32) / 255)[None]
+    frames = torch.from_numpy(clip.astype(np.float32) / 255)
+    plain = nodes_sprite.SpriteLoopWindow.execute(frames, "idle", 0, 0.0, 24.0)
+    assert "CROPPED" in _ui_text(plain)
+    out = nodes_sprite.SpriteLoopWindow.execute(frames, "idle", 0, 0.0, 24.0,
+                                                portrait=image, portrait_mask=mask)
+    sheet = pipeline.process_clip(Clip(clip, 24.0), "idle", DEFAULT_RECIPES["idle"],
+                                  reference=portrait_reference(portrait))
+    assert "CROPPED" not in _ui_text(out) and "CROPPED" not in sheet.qc
+    assert json.loads(out.args[1]) == [c.source_index for c in sheet.sources]
+
+
 def test_loop_window_runs_as_an_output_and_messages_name_the_node():
     """Loop Window is an output node (it runs with nothing downstream); a missing file
     says so in one sentence naming the node, without a path."""
