@@ -185,6 +185,8 @@ def _why_foreign(record: Record, proc: psutil.Process) -> str:
     if not any(Path(a).name == LAUNCHER.name and Path(a).parent.name == LAUNCHER.parent.name
                for a in cmd):
         return f"it is not our launcher ({' '.join(cmd)[:120]})"
+    if record.port is None:  # an edit: start writes it as a number
+        return "the record names no port (start writes it as a number)"
     port = str(record.port)
     if not any(a == "--port" and b == port for a, b in zip(cmd, cmd[1:], strict=False)):
         return f"it does not serve the recorded port {port}"

@@ -87,3 +87,22 @@ def test_a_verb_reads_the_record_once(cfg, monkeypatch, verb, code):
                         lambda p, limit: (reads.append(p) if p == path else None) or real(p, limit))
     assert verb(cfg).code == code
     assert len(reads) == 1
+
+
+def test_a_record_without_a_number_for_its_port_is_not_ours(cfg, tmp_path):
+    """A live process that runs our launcher on the recorded port is ours; an edited record
+    whose port is text names no port (it read "does not serve the recorded port None")."""
+    launcher = tmp_path / manager.LAUNCHER.parent.name / manager.LAUNCHER.name
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
+                             str(launcher), "--port", str(cfg.port)])
+    try:
+        named = psutil.Process(proc.pid)
+        record = _record(cfg, proc.pid, named.create_time())
+        assert manager._why_foreign(record, named) == ""
+        doc = {**record.to_json(), "port": str(cfg.port)}
+        edited = Record.from_json(doc)
+        assert manager._why_foreign(edited, named) == (
+            "the record names no port (start writes it as a number)")
+    finally:
+        proc.kill()
+        proc.wait()
