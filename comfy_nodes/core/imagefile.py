@@ -59,13 +59,10 @@ def open_image(path: str | Path, what: str = "image",
                max_pixels: int = MAX_PIXELS) -> Iterator[Image.Image]:
     """An opened (not yet decoded) PIL image whose header passed the pixel limit."""
     path = Path(path)
-    check_regular(path, what)
-    try:  # opened here, not by Pillow, so that what was opened is checked too (fstat)
+    try:  # opened here, not by Pillow: known by stat first, and what was opened checked too
         f = open_regular(path, MAX_FILE_BYTES)
-    except (FileNotFoundError, NotRegular) as e:  # gone, or swapped for a pipe, since the stat
+    except (OSError, NotRegular) as e:
         raise _refused(e, path, what, MAX_FILE_BYTES) from None
-    except OSError as e:  # no permission to read: as Pillow's own open said it
-        raise ImageFileError(f"{what} {path} is not a readable image ({e})") from None
     with f:
         try:
             with warnings.catch_warnings():
