@@ -192,8 +192,9 @@ def run(args: argparse.Namespace) -> Result:
                                             f"{cfg.state_dir / 'logs'}", {})
         try:  # the state file names it, and a hand may have edited that
             stat_regular(log)
-        except NotRegular as e:
-            return Result(Exit.ERROR, f"logs: {log} {e.reason}: the state file "
+        except (OSError, NotRegular) as e:
+            why = e.reason if isinstance(e, NotRegular) else f"cannot be read: {e.strerror}"
+            return Result(Exit.ERROR, f"logs: {log} {why}: the state file "
                                       f"{manager.state_path(cfg)} names it; move that file "
                                       "away if it is not ours", {"log": str(log)})
         if args.follow:
