@@ -388,9 +388,9 @@ def test_too_short_a_clip_is_refused(tmp_path):
 
 
 def test_process_takes_the_portrait(tmp_path):
-    """`driver process --portrait` un-mixes against what the portrait tells (its colours and
-    its ink outline) and corrects the coarse masks by it: the sheet differs from the one
-    made without it (in its pixels, or in its cells' size where the masks moved)."""
+    """`driver process --portrait` makes the sheet the core makes with the portrait's
+    reference (its colours and ink outline un-mixed against, its coarse masks corrected),
+    and without it the plain one; the two differ."""
     fx = footage.footage("skill_teal")
     portrait = tmp_path / "zombie.png"
     Image.fromarray(fx.portrait, "RGBA").save(portrait)
@@ -402,6 +402,15 @@ def test_process_takes_the_portrait(tmp_path):
         assert json.loads(res.out)["frame_count"] == 10
         with Image.open(tmp_path / name / "skill.webp") as im:
             sheets.append(np.asarray(im.convert("RGBA")))
+    clip = video.decode(fx.path, keep=pipeline.full_frames(DEFAULT_RECIPES["skill"]))
+    for got, reference in zip(sheets, (portrait_reference(fx.portrait), None), strict=True):
+        want = pipeline.process_clip(clip, "skill", DEFAULT_RECIPES["skill"],
+                                     reference=reference).rgba
+        # lossless WebP keeps every visible pixel; a transparent one's colour may go
+        assert got.shape == want.shape
+        visible = want[..., 3] > 0
+        assert np.array_equal(got[..., 3], want[..., 3])
+        assert np.array_equal(got[visible], want[visible])
     assert sheets[0].shape != sheets[1].shape or not np.array_equal(*sheets)
     res = run_cli("driver", "process", str(fx.path), "--action", "walk", "--out",
                   str(tmp_path), "--portrait", str(tmp_path / "missing.png"))
