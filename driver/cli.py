@@ -223,6 +223,24 @@ def cmd_batch(args: argparse.Namespace) -> int:
     return summary.exit_code
 
 
+def os_error_line(e: OSError) -> str:
+    """One line for an OSError: a file's ("No space left on device: out/x.webp"), or an HTTP
+    one (requests' errors are OSErrors without strerror: a ComfyUI server whose folder was
+    removed under it answered /object_info with 500, and the line read "None: None")."""
+    import requests  # only on this path: `driver process` never loads it
+
+    if isinstance(e, requests.HTTPError) and e.response is not None:
+        r = e.response
+        return (f"{r.url} answered {r.status_code} {r.reason}: see the server's log "
+                "(`comfy_service logs`), or restart it (`comfy_service restart`)")
+    if isinstance(e, requests.RequestException):
+        return (f"the ComfyUI server cannot be reached ({e}): is it running? "
+                "(`comfy_service status`)")
+    if e.strerror:
+        return f"{e.strerror}: {e.filename}" if e.filename else e.strerror
+    return str(e) or type(e).__name__
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -246,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
         return Exit.FAILED
     except OSError as e:
-        print(f"driver {args.verb}: {e.strerror}: {e.filename}", file=sys.stderr)
+        print(f"driver {args.verb}: {os_error_line(e)}", file=sys.stderr)
         return Exit.FAILED
     except KeyboardInterrupt:
         print(f"driver {args.verb}: interrupted; state is saved, run again to resume",

@@ -1,4 +1,5 @@
-"""The one atomic_write, unique_path, poll_until and sha256_file (comfy_nodes/core/util.py)."""
+"""The one atomic_write, unique_path, poll_until and sha256_file (comfy_nodes/core/util.py),
+and the one line driver.cli prints for an OSError (a file's, or an HTTP one)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,42 @@ def test_sha256_file_is_the_sha256_of_the_bytes_whatever_the_chunk(data, chunk):
         path.write_bytes(data)
         assert sha256_file(path, chunk) == hashlib.sha256(data).hexdigest()
         assert sha256_file(str(path)) == hashlib.sha256(data).hexdigest()
+
+
+def test_an_http_error_is_one_line_naming_the_url_and_what_to_do():
+    """requests' errors are OSErrors without strerror or filename: the batch's line for a
+    server answering 500 read "driver batch: None: None". A real server answers 500 here;
+    an unreachable port and a file's error keep their own lines."""
+    import http.server
+    import threading
+
+    import requests
+
+    from driver.cli import os_error_line
+    from tests.conftest import free_port
+
+    class Broken(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            self.send_error(500)
+
+        def log_message(self, *args):  # quiet
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Broken)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/object_info/LoadImage"
+        with pytest.raises(requests.HTTPError) as e:
+            requests.get(url, timeout=5).raise_for_status()
+        assert os_error_line(e.value) == (
+            f"{url} answered 500 Internal Server Error: see the server's log (`comfy_service "
+            "logs`), or restart it (`comfy_service restart`)")
+    finally:
+        server.shutdown()
+        server.server_close()
+    with pytest.raises(requests.ConnectionError) as e:
+        requests.get(f"http://127.0.0.1:{free_port()}/", timeout=5)
+    line = os_error_line(e.value)
+    assert line.startswith("the ComfyUI server cannot be reached (") and "None" not in line
+    assert os_error_line(OSError(28, "No space left on device", "out/x.webp")) == (
+        "No space left on device: out/x.webp")
