@@ -10,6 +10,7 @@ import sys
 import psutil
 import pytest
 
+from comfy_nodes.core.util import poll_until
 from service import manager, state
 from service.config import resolve
 from service.manager import Exit
@@ -97,6 +98,8 @@ def test_a_record_without_a_number_for_its_port_is_not_ours(cfg, tmp_path):
                              str(launcher), "--port", str(cfg.port)])
     try:
         named = psutil.Process(proc.pid)
+        # just spawned, its command line may not be read yet (a CI run read it empty)
+        assert poll_until(lambda: str(launcher) in named.cmdline(), 10, interval=0.05)
         record = _record(cfg, proc.pid, named.create_time())
         assert manager._why_foreign(record, named) == ""
         doc = {**record.to_json(), "port": str(cfg.port)}
