@@ -53,6 +53,7 @@ class Spec:
     action: str = "walk"
     palette: str = "hero"
     style: str = "flat"  # flat | shaded | outlined | strands
+    strands: int | None = None  # hair strands under a pixel wide (default: 7 in "strands")
     light_outline: bool = False  # a pale rim (描边) the post-processing must remove
     frames: int | None = None  # default: the recipe's snapped length
     size: tuple[int, int] = (448, 448)
@@ -130,7 +131,8 @@ def character(spec: Spec, light_outline: bool | None = None) -> synth.Character:
         outline = INK
     return synth.Character(palette=dict(synth.PALETTES[spec.palette]), outline=outline,
                            outline_px=1.3 if outline == INK else 2.5,
-                           strands=7 if spec.style == "strands" else 0,
+                           strands=spec.strands if spec.strands is not None
+                           else 7 if spec.style == "strands" else 0,
                            thin_weapon=spec.style == "strands")
 
 
@@ -508,6 +510,13 @@ CASES: dict[str, Spec] = {
     # of the body was holes (an independent trial's procgen zombie: IoU 0.748, NOISE)
     # until portrait colours counted from 1 noise sigma off, in the coarse masks too.
     "walk_green_skin_grainy": Spec(palette="goblin", style="shaded", mottle=5.0, seed=111),
+    # A shaded hero in a green shirt with 14 brown strands finer than a pixel fanned from
+    # the back of his head, 6 px / 35 % wrap: a strand's mix with the screen is the
+    # shirt's colour, which the shirt nearby offered as the strands' interior (+9.8, as
+    # three independent trials' green shirts with brown strands failed at +6.4..+7.8),
+    # until bundles of strands were read by the portrait's thin colours (core/strands.py).
+    "walk_strands_green_wrap6": Spec(palette="hero", style="shaded", strands=14, wrap_px=6,
+                                     wrap=0.35, crf=22, seed=121),
 }
 
 # The QC flags each case must raise (and no other).

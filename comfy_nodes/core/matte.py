@@ -18,7 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from . import outline, silhouette
+from . import outline, silhouette, strands
 from .backdrop import KeyModel
 from .candidates import candidate_colours, frame_colours, unspilled
 from .coverage import zone_alpha
@@ -94,6 +94,9 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     C, prior, local = candidate_colours(src, deep, colours, edge, wrap, ref, ink, ink_shade,
                                         key.noise)
     solved = solve(edge, C, prior, key, ref)
+    if ref is not None and reference is not None and len(reference.thin):
+        solved = strands.reread(edge, solved, p[edge.box], plate[edge.box], reference.thin,
+                                ref, key)
     if ink is not None:
         solved = ink_mix(edge, solved, ink)
     a, Fp, light_outlined = zone_alpha(edge, solved, local, defringe, ref, key.noise,

@@ -1,8 +1,9 @@
 """What the user's RGBA portrait tells the despill (a `Reference`): the character's unspilled
 colours (`portrait_palette`, k-means by `palette`), its ink outline's colour
 (`outline_colour`) or an outline drawn in a dark shade of each part (`shaded_outline`), and
-the colours of parts it draws see-through (`see_through_colours`). core/despill.py
-un-mixes against them.
+the colours of parts it draws see-through (`see_through_colours`), and those it wears on
+parts finer than a few pixels (`thin_colours`: strands). core/despill.py un-mixes against
+them.
 """
 
 from __future__ import annotations
@@ -149,13 +150,15 @@ class Reference:
     and, where it is outlined in a dark shade of each part's own colour instead, that
     shade's brightness (ink_shade, see shaded_outline), else None; the straight colours
     (k, 3) of the parts it draws see-through (see_through_colours: glass, an insect's
-    wings, a jelly, a ghost), (0, 3) when none. Kept as read-only float32 copies: one
-    Reference is shared by the threads that matte cells."""
+    wings, a jelly, a ghost), (0, 3) when none; and those of its parts thinner than
+    THIN_PART px (thin_colours: strands, whiskers), (0, 3) when none. Kept as read-only
+    float32 copies: one Reference is shared by the threads that matte cells."""
 
     palette: np.ndarray
     outline: np.ndarray | None = None
     ink_shade: float | None = None
     translucent: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    thin: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
 
     def __post_init__(self) -> None:
         if self.outline is not None and self.ink_shade is not None:
@@ -163,9 +166,10 @@ class Reference:
         palette = np.array(self.palette, np.float32).reshape(-1, 3)
         palette.flags.writeable = False
         object.__setattr__(self, "palette", palette)
-        translucent = np.array(self.translucent, np.float32).reshape(-1, 3)
-        translucent.flags.writeable = False
-        object.__setattr__(self, "translucent", translucent)
+        for name in ("translucent", "thin"):
+            colours = np.array(getattr(self, name), np.float32).reshape(-1, 3)
+            colours.flags.writeable = False
+            object.__setattr__(self, name, colours)
         if self.outline is not None:
             outline = np.array(self.outline, np.float32).reshape(3)
             outline.flags.writeable = False
@@ -184,9 +188,10 @@ class Reference:
 
     def tinted(self, tint: Callable[[np.ndarray], np.ndarray]) -> Reference:
         """This reference in another light (core/drawn.py's Tint): its colours, the
-        outline's and the see-through parts' mapped by tint."""
+        outline's, the see-through parts' and the thin parts' mapped by tint."""
         return replace(self, palette=tint(self.palette), translucent=tint(self.translucent),
-                       outline=None if self.outline is None else tint(self.outline))
+                       outline=None if self.outline is None else tint(self.outline),
+                       thin=tint(self.thin))
 
     def wearing(self, colours: np.ndarray) -> Reference:
         """This reference with colours (k, 3) the character is drawn in beside the
@@ -235,7 +240,28 @@ def portrait_reference(rgba: np.ndarray) -> Reference:
     outline = outline_colour(rgba)
     return Reference(portrait_palette(rgba), outline,
                      None if outline is not None else shaded_outline(rgba),
-                     see_through_colours(rgba))
+                     see_through_colours(rgba), thin_colours(rgba))
+
+
+# Parts of the portrait thinner than this (px: what an opening of its opaque mask by a
+# square this wide removes) are strands, whiskers, a blade's tip; in the frames, where the
+# wrap and 4:2:0 leave no pixel of theirs unspilled, core/strands.py reads them by these
+# colours. Fewer than THIN_MIN_PIXELS such pixels (a jagged edge's odd pixel) tell nothing.
+THIN_PART = 3
+THIN_MIN_PIXELS = 30
+THIN_COLOURS = 4
+
+
+def thin_colours(rgba: np.ndarray) -> np.ndarray:
+    """(k, 3) float32: the main colours (at most THIN_COLOURS) of the portrait's mostly
+    opaque pixels on parts thinner than THIN_PART px; (0, 3) when it has fewer than
+    THIN_MIN_PIXELS of them."""
+    solid = (rgba[..., 3] >= 128).astype(np.uint8)
+    opened = cv2.morphologyEx(solid, cv2.MORPH_OPEN, np.ones((THIN_PART, THIN_PART), np.uint8))
+    thin = (solid > 0) & (opened == 0)
+    if np.count_nonzero(thin) < THIN_MIN_PIXELS:
+        return np.zeros((0, 3), np.float32)
+    return palette(rgba[..., :3][thin], THIN_COLOURS)
 
 
 # A portrait with parts drawn see-through: over this share of its pixels translucent
