@@ -94,7 +94,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     C, prior, local = candidate_colours(src, deep, colours, edge, wrap, ref, ink, ink_shade,
                                         key.noise)
     solved = solve(edge, C, prior, key, ref)
-    if ref is not None and reference is not None and len(reference.thin):
+    if reference is not None and ref is not None and len(reference.thin):
         solved = strands.reread(edge, solved, p[edge.box], plate[edge.box], reference.thin,
                                 ref, key)
     if ink is not None:

@@ -246,22 +246,32 @@ def portrait_reference(rgba: np.ndarray) -> Reference:
 # Parts of the portrait thinner than this (px: what an opening of its opaque mask by a
 # square this wide removes) are strands, whiskers, a blade's tip; in the frames, where the
 # wrap and 4:2:0 leave no pixel of theirs unspilled, core/strands.py reads them by these
-# colours. Fewer than THIN_MIN_PIXELS such pixels (a jagged edge's odd pixel) tell nothing.
+# colours. Only parts reaching THIN_RUN px or more out of the body count (a cutout's ragged
+# edge leaves specks of every body colour, 8-connected along it), and only THIN_MIN_PIXELS
+# of their pixels or more tell anything.
 THIN_PART = 3
+THIN_RUN = 2 * THIN_PART
 THIN_MIN_PIXELS = 30
 THIN_COLOURS = 4
 
 
 def thin_colours(rgba: np.ndarray) -> np.ndarray:
-    """(k, 3) float32: the main colours (at most THIN_COLOURS) of the portrait's mostly
-    opaque pixels on parts thinner than THIN_PART px; (0, 3) when it has fewer than
-    THIN_MIN_PIXELS of them."""
+    """(k, 3) float32: the distinct main colours (at most THIN_COLOURS) of the portrait's
+    mostly opaque pixels on parts thinner than THIN_PART px that reach THIN_RUN px or more
+    out of the rest; (0, 3) when it has fewer than THIN_MIN_PIXELS of them."""
     solid = (rgba[..., 3] >= 128).astype(np.uint8)
-    opened = cv2.morphologyEx(solid, cv2.MORPH_OPEN, np.ones((THIN_PART, THIN_PART), np.uint8))
-    thin = (solid > 0) & (opened == 0)
-    if np.count_nonzero(thin) < THIN_MIN_PIXELS:
+    opened = cv2.morphologyEx(solid, cv2.MORPH_OPEN, np.ones((THIN_PART, THIN_PART), np.uint8),
+                              borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    thin = ((solid > 0) & (opened == 0)).astype(np.uint8)
+    n, labels = cv2.connectedComponents(thin, connectivity=8)
+    out_of_body = cv2.distanceTransform((opened == 0).astype(np.uint8), cv2.DIST_L2, 3)
+    reach = np.zeros(n, np.float32)
+    np.maximum.at(reach, labels[thin > 0], out_of_body[thin > 0])
+    reach[0] = 0.0  # the background
+    kept = (reach >= THIN_RUN)[labels]
+    if np.count_nonzero(kept) < THIN_MIN_PIXELS:
         return np.zeros((0, 3), np.float32)
-    return palette(rgba[..., :3][thin], THIN_COLOURS)
+    return np.unique(np.round(palette(rgba[..., :3][kept], THIN_COLOURS)), axis=0)
 
 
 # A portrait with parts drawn see-through: over this share of its pixels translucent

@@ -10,7 +10,7 @@ import dataclasses
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from comfy_nodes.core import backdrop, matte, strands
@@ -39,22 +39,36 @@ def test_a_portrait_of_parts_at_least_thin_part_wide_has_no_thin_colours(parts):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 40), st.integers(0, 40), st.integers(strands.ROOT_REACH // 2 + 2, 30))
-def test_only_bundles_touching_a_thin_colour_are_attached(x, y, gap):
-    """Two bundles, one whose end lies within reach of a patch of a thin colour (its
-    root) and one `gap` px beyond that reach: the first is kept whole, the second
-    dropped, and nothing else is added."""
+@given(st.integers(0, 40), st.integers(0, 40))
+def test_only_bundles_touching_a_thin_colour_are_attached(x, y):
+    """Two bundles, one whose end lies ROOT_REACH // 2 + 1 px from a patch of a thin
+    colour (its root: a ROOT_REACH square round each root pixel, then 8-connected) and
+    one a pixel farther: the first is kept whole, the second dropped, nothing added."""
     thin = HAIR[None]
     p = np.zeros((120, 140, 3), np.float32)
     p[y:y + 10, x:x + 10] = HAIR  # the root
+    reach = strands.ROOT_REACH // 2 + 1
     found = np.zeros((120, 140), bool)
-    found[y + 10 + strands.ROOT_REACH // 2:y + 40, x + 3] = True  # hangs from the root
-    far = x + 10 + strands.ROOT_REACH // 2 + gap
-    found[y:y + 30, far:far + 2] = True
+    found[y + 9 + reach:y + 40, x + 3] = True  # hangs from the root
+    far = x + 9 + reach + 1
+    found[y:y + 30, far] = True
     got = strands.attached(found, p, thin)
     assert got[:, x + 3].sum() == found[:, x + 3].sum()
-    assert not got[:, far:far + 2].any()
+    assert not got[:, far].any()
     assert not (got & ~found).any()
+
+
+@settings(max_examples=40, deadline=None)
+@given(share=st.floats(0.3, 0.5), gap=st.integers(2, 4), colour=_colour)
+def test_strands_a_pixel_wide_over_the_backdrop_are_a_bundle(share, gap, colour):
+    """Lines one pixel wide, `gap` px apart, each a mix of a colour 60+ levels from the
+    backdrop at 30-50 %: every line pixel (away from the ends) is in a bundle."""
+    plate = np.tile(np.array([40, 190, 70], np.float32), (40, 40, 1))
+    c = colour.astype(np.float32)
+    assume(np.linalg.norm(c - plate[0, 0]) >= 60)
+    p = plate.copy()
+    p[5:35, 5:35:gap] = share * c + (1 - share) * plate[5:35, 5:35:gap]
+    assert strands.bundles(p, plate)[6:34, 5:35:gap].all()
 
 
 def _hair(rgba: np.ndarray, x0: int, y0: int, n: int, length: int, colour, gap: int = 2,
@@ -83,6 +97,27 @@ def test_the_portraits_strands_give_their_colour_and_its_body_none():
     assert thin_colours(few).shape == (0, 3)
 
 
+def test_a_ragged_cutouts_edge_and_a_strand_on_the_border_read_right():
+    """A two-colour ellipse whose soft edge's alpha is noisy (sigma 0.1: a background
+    remover's cutout, specks of every body colour poking out of its edge) has no thin
+    colours; a 2 px strand along the
+    portrait's left border is thin (the opening sees nothing beyond the border)."""
+    h, w = 200, 160
+    yy, xx = np.mgrid[:h, :w]
+    inside = ((yy - 100) / 80.0) ** 2 + ((xx - 80) / 60.0) ** 2
+    ramp = np.clip((1.0 - inside) * 8, 0, 1)  # ~4 px soft
+    alpha = np.clip(ramp + np.random.default_rng(2).normal(0, 0.1, (h, w)) * (ramp > 0), 0, 1)
+    rgba = np.zeros((h, w, 4), np.uint8)
+    rgba[..., :3] = np.where((yy < 100)[..., None], SKIN, SHIRT).astype(np.uint8)
+    rgba[..., 3] = (alpha * 255).astype(np.uint8)
+    assert thin_colours(rgba).shape == (0, 3)
+    border = np.zeros((h, w, 4), np.uint8)
+    border[20:180, 40:120] = (*SHIRT.astype(np.uint8), 255)
+    border[20:120, 0:2] = (*HAIR.astype(np.uint8), 255)
+    found = thin_colours(border)
+    assert len(found) and np.abs(found - HAIR).max(1).min() <= 1
+
+
 @settings(max_examples=40, deadline=None)
 @given(colour=_colour, backdrop_colour=_colour, width=st.integers(1, 8),
        size=st.integers(12, 60))
@@ -99,6 +134,12 @@ def test_a_rim_ramping_from_the_backdrop_is_no_bundle(colour, backdrop_colour, w
     assert not strands.bundles(p, plate)[4:-4, 4:-4].any()
 
 
+# Body pixels the strands' re-reading may paint the hair's colour beyond those the plain
+# matte did (the shirt's edge beside the strands; measured: 55 and 25). Every pixel read as a
+# bundle (no shape rule) painted ~4,800 a frame.
+PAINTED_MORE = 300
+
+
 @pytest.mark.parametrize("t", [5, 29])
 def test_strands_by_a_green_shirt_keep_their_brown_under_a_strong_wrap(t):
     """A shaded hero in a green shirt, 14 brown strands fanned from the back of his head,
@@ -106,7 +147,8 @@ def test_strands_by_a_green_shirt_keep_their_brown_under_a_strong_wrap(t):
     failures): a strand's mix with the screen is the shirt's colour, which the shirt
     nearby offers as its interior. With the portrait's thin colours, the strands' kept
     pixels come out within 30 levels of their true green excess (measured: 19 and 28
-    over); without them, 45 or more over (measured: 55 and 66), and all but a few kept."""
+    over); without them, 45 or more over (measured: 55 and 66), and all but a few kept;
+    and the body far from the hair's colour is not painted in it (PAINTED_MORE)."""
     fx = footage.footage("walk_strands_green_wrap6")
     frames = fx.clip.frames
     key = backdrop.estimate_key(frames)
@@ -120,11 +162,20 @@ def test_strands_by_a_green_shirt_keep_their_brown_under_a_strong_wrap(t):
     thin = (solid > 0) & (opened == 0)
     true_excess = float(key_excess(truth[thin][:, :3].astype(np.float32), key.channel).mean())
 
-    def strand_excess(reference: Reference) -> float:
+    body = (solid > 0) & ~thin
+    far = np.abs(truth[..., :3].astype(np.float32)[..., None, :] - told.thin).max(-1).min(-1) > 60
+
+    def strand_excess(reference: Reference) -> tuple[float, int]:
+        """The strands' mean excess, and how many body pixels far from every thin colour
+        came out in one (painted the hair's colour)."""
         out = matte.refine(frames[t], key, reference=reference)
         kept = thin & (out[..., 3] >= 128)
         assert kept.sum() >= 0.9 * thin.sum()
-        return float(key_excess(out[kept][:, :3].astype(np.float32), key.channel).mean())
+        painted = np.abs(out[..., :3].astype(np.float32)[..., None, :] - told.thin).max(-1)
+        n = int((body & far & (out[..., 3] >= 128) & (painted.min(-1) <= 25)).sum())
+        return float(key_excess(out[kept][:, :3].astype(np.float32), key.channel).mean()), n
 
-    assert strand_excess(told) - true_excess <= 30, (strand_excess(told), true_excess)
-    assert strand_excess(untold) - true_excess >= 45, (strand_excess(untold), true_excess)
+    (with_thin, painted), (without, painted_before) = strand_excess(told), strand_excess(untold)
+    assert with_thin - true_excess <= 30, (with_thin, true_excess)
+    assert without - true_excess >= 45, (without, true_excess)
+    assert painted <= painted_before + PAINTED_MORE, (painted, painted_before)
