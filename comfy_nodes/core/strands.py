@@ -5,8 +5,8 @@ the "interior" nearby that explains the strand best (core/candidates.py), and th
 out green. Colour cannot tell them apart; shape can. A strand is a thin ridge of distance
 from the backdrop, with the screen (or a gap of it) on both sides, where a shirt's rim ramps
 from the backdrop to the shirt (`bundles`). Where a bundle hangs from a part of a colour
-the portrait wears on its thin parts (`attached`), a pixel that chose a colour of the key's
-hue is re-read as a mix of that colour with the backdrop (`reread`, against
+the portrait wears on its thin parts (`attached`), a pixel whose chosen colour is itself
+such a colour's mix with the backdrop is re-read as that mix (`reread`, against
 core/reference.thin_colours).
 """
 
@@ -36,9 +36,12 @@ STRAND_FLOOR = 20.0
 # +0.9 -> -3.9, yellow specks in the shirt). (Round a dark strand colour, UNBLUR_KEEP
 # takes in ink and dark shades too: there the tests below must hold.)
 ROOT_REACH = 5
-# Only pixels that chose a colour of the key's hue, by this many levels of excess: a white
-# character on blue (+7) took a beige strand colour's mix (edge -0.3 -> -3.2).
-KEY_HUED = 20.0
+# Only pixels whose chosen colour is itself a mix of a thin colour with the backdrop
+# (within UNBLUR_RESIDUAL levels of its line): a white character on blue took a beige
+# strand colour's mix without this (edge -0.3 -> -3.2). Measured against asking for a
+# colour of the key's hue (20+ levels of excess), which left a teal-skinned nereid's navy
+# strands (they chose a teal) at +8.8: +2.3 (passes); the three green shirts +5.8, +3.9,
+# +1.4 (+5.8, +3.7, +0.7), the strands fixture +5.8 (+5.6).
 # ... and that a thin colour explains within this many levels of how well the chosen one
 # does (in RGB, or by luma where 4:2:0 smeared the colour).
 FIT_SLACK = 8.0
@@ -76,17 +79,20 @@ def attached(found: np.ndarray, p: np.ndarray, thin: np.ndarray) -> np.ndarray:
 def reread(edge: Edge, solved: Solved, p: np.ndarray, plate: np.ndarray, thin: np.ndarray,
            ref: np.ndarray, key: KeyModel) -> Solved:
     """solved, where zone pixels in a bundle of strands attached to its root (p, plate:
-    the zone's box) chose a colour of the key's hue whose nearest portrait colour (of ref)
-    is none of the portrait's thin parts' (thin, (k, 3)), and are a mix of one of those
-    with the backdrop (within UNBLUR_RESIDUAL levels, and FIT_SLACK of the chosen colour's
-    fit) at a share their place allows (BUNDLE_DEPTH): that colour, at that share. Thin
-    colours of the key's hue are left
-    out: spill on them cannot be told from the part."""
+    the zone's box) chose a colour that is itself a mix of one of the portrait's thin
+    parts' colours (thin, (k, 3)) with the backdrop, whose nearest portrait colour (of
+    ref) is none of those, and are a mix of one of those with the backdrop (within
+    UNBLUR_RESIDUAL levels, and FIT_SLACK of the chosen colour's fit) at a share their
+    place allows (BUNDLE_DEPTH): that colour, at that share. Thin colours of the key's hue
+    are left out: spill on them cannot be told from the part."""
     thin = thin[key_excess(thin, key.channel) <= 0]
     if not len(thin):
         return solved
     rows = np.flatnonzero(attached(bundles(p, plate), p, thin)[edge.mask])
-    rows = rows[key_excess(solved.F[rows], key.channel) > KEY_HUED]
+    chosen = solved.F[rows]
+    as_mix = [despill.line_residual(chosen, edge.B[rows], np.broadcast_to(c, chosen.shape))
+              for c in thin]
+    rows = rows[np.min(as_mix, axis=0) <= unblur.UNBLUR_RESIDUAL]
     _, near = despill.closest(solved.F[rows], ref)
     rows = rows[despill.closest(ref[near], thin)[0] > unblur.UNBLUR_KEEP]
     if not len(rows):
