@@ -23,11 +23,12 @@ from .solve import Solved
 
 # A pixel lies on a strand where its distance from the backdrop exceeds what an opening of
 # that distance by a 3x3 square leaves there (what lies on parts 3 px or wider, a rim's
-# ramp included) by this share of it, and that distance is over STRAND_FLOOR levels; a bundle is its
-# strands and the pixels beside them (the gaps: mixes too). Measured (edge excess) on
+# ramp included) by this share of it, and that distance is over STRAND_FLOOR levels; a
+# bundle is its strands and the pixels beside them (the gaps: mixes too). Measured (edge excess) on
 # three independent trials' shaded characters in green shirts with brown strands under a
-# 6 px, 35 % wrap, before -> at 0.1 (at 0.15, at 0.25): +7.8 -> +5.6 (+6.2, +6.7),
-# +6.4 -> +3.4 (+4.6, +5.4), +6.8 -> +0.7 (+1.0, +1.9).
+# 6 px, 35 % wrap, before -> as landed: +6.8 -> +1.4, +6.4 -> +3.9, +7.8 -> +5.6. While
+# the step was built (before the root, the chosen colour's test and BUNDLE_DEPTH) 0.15
+# and 0.25 left the last +6.2 and +6.7 against +5.6 at 0.1.
 STRAND_CONTRAST = 0.1
 STRAND_FLOOR = 20.0
 # Only a bundle that touches (within a 5x5 square: the rim between is a mix) pixels of a
@@ -48,8 +49,9 @@ FIT_SLACK = 8.0
 # A bundle's mask fills the gaps between its strands, so they lie deeper than the rim:
 # within this many px of the silhouette's edge a strand's colour may be read at any share;
 # deeper, at most the wrap's (an opaque shirt's mottle in a VP9 clip at CRF 32 read as a
-# 37 % mix of the ranger's brown hair, painted brown and opaque). At 4 px the three
-# trials' green shirts kept +6.0, +4.1, +0.8 (+5.8, +3.7, +0.7 at 6).
+# 37 % mix of the ranger's brown hair, painted brown and opaque). Measured before the
+# chosen colour's test: at 4 px the three trials' green shirts kept +6.0, +4.1, +0.8
+# (+5.8, +3.7, +0.7 at 6).
 BUNDLE_DEPTH = 6.0
 SHARE_SLACK = 0.02
 
