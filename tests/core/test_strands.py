@@ -13,9 +13,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from comfy_nodes.core import backdrop, matte, strands
+from comfy_nodes.core import backdrop, despill, matte, strands
 from comfy_nodes.core.channels import key_excess
+from comfy_nodes.core.edgezone import Edge
 from comfy_nodes.core.reference import THIN_PART, Reference, portrait_reference, thin_colours
+from comfy_nodes.core.solve import Solved
 from tests import footage
 
 SHIRT = np.array([54, 122, 57], np.float32)
@@ -179,3 +181,55 @@ def test_strands_by_a_green_shirt_keep_their_brown_under_a_strong_wrap(t):
     assert with_thin - true_excess <= 30, (with_thin, true_excess)
     assert without - true_excess >= 45, (without, true_excess)
     assert painted <= painted_before + PAINTED_MORE, (painted, painted_before)
+
+
+BEIGE = np.array([220, 190, 150], np.float32)
+BLUE = np.array([40, 60, 200], np.float32)
+WHITE = np.array([240, 240, 240], np.float32)
+
+
+def _strands_on_blue() -> tuple[Edge, np.ndarray, np.ndarray, backdrop.KeyModel]:
+    """A beige root (a thin colour) over a blue screen and eight 1 px strands hanging from
+    it, each a 40 % mix of beige with the blue: the zone is the strands' pixels."""
+    plate = np.tile(BLUE, (60, 60, 1))
+    p = plate.copy()
+    p[5:10, 10:50] = BEIGE
+    p[10:50, 12:48:4] = 0.4 * BEIGE + 0.6 * BLUE
+    mask = np.zeros((60, 60), bool)
+    mask[12:48, 12:48:4] = True
+    m = int(mask.sum())
+    edge = Edge(box=(slice(0, 60), slice(0, 60)), r=1, mask=mask, P=p[mask], B=plate[mask],
+                depth=np.ones(m, np.float32), rim=np.zeros(m, bool),
+                smeared=np.zeros(m, bool), translucent=np.ones(m, bool),
+                cap=np.full(m, 0.35, np.float32), moved=np.zeros(m, bool))
+    key = backdrop.KeyModel(key=BLUE, plate=plate, noise=2.0, threshold=30.0,
+                            backdrop_share=1.0)
+    return edge, p, plate, key
+
+
+@pytest.mark.parametrize("chosen, reread", [
+    # A light-blue shirt's colour, itself the beige's mix with the blue: the strands' own.
+    (0.5 * BEIGE + 0.5 * BLUE, True),
+    # White, off the beige-blue line: a white character's pixel that a beige mix happens
+    # to explain as well stays white (trial 14: -0.3 -> -3.2 without this).
+    (WHITE, False),
+    # Nearest the beige itself: already the strands' colour, nothing to re-read.
+    (0.9 * BEIGE + 0.1 * BLUE, False),
+])
+def test_a_strand_pixel_is_reread_only_where_its_chosen_colour_is_a_thin_mix(chosen, reread):
+    """Strand pixels that are a 40 % mix of a thin colour (beige) with the screen, whose
+    solve chose `chosen`: re-read as beige at a 40 % share where the chosen colour is
+    itself a beige mix with the screen and its nearest portrait colour is not the beige;
+    left exactly as solved otherwise."""
+    edge, p, plate, key = _strands_on_blue()
+    ref = np.stack([BEIGE, 0.5 * BEIGE + 0.5 * BLUE, WHITE])
+    m = len(edge.P)
+    F = np.tile(chosen, (m, 1)).astype(np.float32)
+    t = despill.line_share(edge.P, edge.B, F).astype(np.float32)
+    solved = Solved(t=t, F=F, Fp=F.copy(), blurred=np.zeros(m, bool))
+    got = strands.reread(edge, solved, p, plate, BEIGE[None], ref, key)
+    if reread:
+        assert np.abs(got.F - BEIGE).max() <= 2
+        assert np.abs(got.t - 0.4).max() <= 0.02
+    else:
+        assert np.array_equal(got.F, solved.F) and np.array_equal(got.t, solved.t)
