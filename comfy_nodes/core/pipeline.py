@@ -377,6 +377,8 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         clip_notes["crop"] = {"x": cx, "y": cy, "w": cw_, "h": ch_, "why": "letterbox"}
     if clip.timing:
         clip_notes["timing"] = clip.timing
+    if clip.display:
+        clip_notes["display"] = clip.display
     if len(clip.frames) < n:
         clip_notes["horizon"] = len(clip.frames)
     lap("pack")

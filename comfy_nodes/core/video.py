@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import IntEnum
+from fractions import Fraction
 from pathlib import Path
 from typing import cast
 
@@ -37,6 +38,7 @@ class Clip:
     factor: int = 1
     count: int | None = None  # frames in the clip (None: len(frames))
     timing: dict | None = None  # how a variable-frame-rate clip was resampled
+    display: dict | None = None  # how stored frames were turned or stretched for display
     decoded_index: tuple[int, ...] | None = None  # resampled: each frame's decoded frame
 
     @property
@@ -54,6 +56,22 @@ SMALL_SIDE = 128  # the reduced copy's longer side (backdrop.model_factor's defa
 # The largest frame taken (8K UHD): memory follows the frames kept at full size, and a
 # few hundred bytes of WebP or H.264 can claim a frame of gigabytes.
 MAX_FRAME_PIXELS = 7680 * 4320
+# Larger frames are area-averaged down to this many pixels (1080p's) as they are decoded:
+# a sheet's cells are 300 px high by default, and every frame the sheet may use is kept at
+# this size (a 4096x2160 clip of 56 frames peaked at 3.0 GB kept at its own size, 7680x4320
+# at 11.2 GB).
+MAX_WORK_PIXELS = 1920 * 1080
+# The longest clip taken, in frames at its nominal rate (100 s at 24 fps): a sprite clip
+# lasts seconds, and even the reduced copy of every frame grows with the clip (a 60 s
+# timestamp gap in a 56-frame clip became 1,440 frames and 469 MB; a 1 h gap asked for
+# 28 GB).
+MAX_CLIP_FRAMES = 2400
+# The longest gap between two frames' timestamps taken as a held frame (a variable-rate
+# encoder's pause): longer, the file's timing is broken (a bad remux or edit).
+MAX_GAP_SECONDS = 5.0
+# Frames a file may decode short of the count its header lists before it is taken as cut
+# short (an interrupted download or copy): an edit list may hide a frame or two.
+CUT_SHORT_SLACK = 2
 
 
 def nominal_rate(average: float) -> float:
@@ -155,11 +173,12 @@ def decode(path: str | Path, keep: int | None = None) -> Clip:
     try:
         with _opened(path) as source:
             h, w = source.size
+            wh, ww = _working_size(h, w)
             fps = nominal_rate(source.average_fps)
-            factor = max(1, int(round(max(h, w) / SMALL_SIDE)))
-            full = _Store((h, w, 3), source.expect + 2, keep)
-            small = _Store(((h // factor) or 1, (w // factor) or 1, 3), source.expect + 2)
-            sampler = _Sampler(fps)
+            factor = max(1, int(round(max(wh, ww) / SMALL_SIDE)))
+            full = _Store((wh, ww, 3), source.expect + 2, keep)
+            small = _Store(((wh // factor) or 1, (ww // factor) or 1, 3), source.expect + 2)
+            sampler = _Sampler(fps, path)
             for time, rgb in source.frames:
                 if rgb.shape[:2] != (h, w):
                     raise ClipError(f"clip {path} changes size mid-stream "
@@ -167,36 +186,61 @@ def decode(path: str | Path, keep: int | None = None) -> Clip:
                 slots = sampler.slots(time)
                 if not slots:
                     continue
+                if (wh, ww) != (h, w):
+                    rgb = cv2.resize(rgb, (ww, wh), interpolation=cv2.INTER_AREA)
                 reduced = _shrink_one(rgb, factor)
                 for i in slots:
                     full.put(i, rgb)
                     small.put(i, reduced)
     except ClipError:
         raise
-    except (av.FFmpegError, OSError, ValueError, Image.DecompressionBombError,
+    except av.FFmpegError as e:  # its strerror, without FFmpeg's errno and file name
+        raise ClipError(f"clip {path} is not a readable video ({e.strerror}): give the "
+                        "whole file the model wrote (is it cut short?)") from None
+    except (OSError, ValueError, Image.DecompressionBombError,
             Image.DecompressionBombWarning) as e:
         raise ClipError(f"clip {path} is not a readable video: {e}") from None
     if small.n == 0:
         raise ClipError(f"clip {path} has no frames")
+    if source.declared and sampler.decoded < source.declared - CUT_SHORT_SLACK:
+        raise ClipError(f"clip {path} ends after {sampler.decoded} of the "
+                        f"{source.declared} frames its header lists: the file is cut short "
+                        "(an interrupted download or copy?); copy it again")
     timing, index = None, None
     if sampler.uneven:
         timing = {"variable_frame_rate": True, "decoded_frames": sampler.decoded,
                   "average_fps": round(source.average_fps, 3), "resampled_to_fps": fps}
         index = tuple(sampler.source[:small.n])
+    display = source.display
+    if (wh, ww) != (h, w):
+        display = {**(display or {}), "shrunk_from": {"w": w, "h": h}}
     return Clip(full.result(), fps, str(path), small.result(), factor, small.n, timing,
-                index)
+                display, index)
+
+
+def _working_size(h: int, w: int) -> tuple[int, int]:
+    """(h, w) the frames are kept at: as shown, or area-averaged down to MAX_WORK_PIXELS,
+    the aspect kept."""
+    if h * w <= MAX_WORK_PIXELS:
+        return h, w
+    s = (MAX_WORK_PIXELS / (h * w)) ** 0.5
+    return max(1, int(h * s)), max(1, int(w * s))
 
 
 @dataclass(frozen=True)
 class _Source:
-    """An open clip: its average rate, frame size (h, w), a guess at its frame count (for
-    preallocation; more or fewer frames are fine) and its frames as (time in seconds or
-    None, RGB (h, w, 3) uint8), decoded one at a time."""
+    """An open clip: its average rate, frame size (h, w) as displayed, a guess at its
+    frame count (for preallocation; more or fewer frames are fine) and its frames as
+    (time in seconds or None, RGB (h, w, 3) uint8), decoded one at a time; the count its
+    header lists where it lists one, and how its stored frames are turned or stretched
+    for display (None: as stored)."""
 
     average_fps: float
     size: tuple[int, int]
     expect: int
     frames: Iterator[tuple[float | None, np.ndarray]]
+    declared: int | None = None
+    display: dict | None = None
 
 
 @contextmanager
@@ -215,35 +259,105 @@ def _opened(path: Path) -> Iterator[_Source]:
         if fmt == "image2" or fmt.endswith("_pipe"):
             raise ClipError(f"clip {path} is a still image ({fmt}), not a video: "
                             "give the mp4 the model wrote")
-        if not container.streams.video:
-            raise ClipError(f"clip {path} has no video stream")
-        stream = container.streams.video[0]
+        stream = _main_stream(path, container)
+        if stream.metadata.get("alpha_mode") == "1":  # WebM's tag: FFmpeg's VP8/VP9
+            # decoders drop the alpha plane, so the frames would look opaque.
+            raise ClipError(f"clip {path} carries an alpha channel (WebM alpha_mode): "
+                            f"{_MATTED}")
         stream.thread_type = "AUTO"
         average = float(stream.average_rate or stream.guessed_rate or 24)
         expect = int(stream.frames or 0) or int(
             float(stream.duration * stream.time_base) * nominal_rate(average)
             if stream.duration and stream.time_base else 0) or 64
-        size = (stream.codec_context.height, stream.codec_context.width)
-        _check_size(path, *size)
+        _check_size(path, stream.codec_context.height, stream.codec_context.width)
         _check_colour(path, stream.codec_context.colorspace, stream.codec_context.color_trc)
+        decoded = container.decode(stream)
+        first = next(decoded, None)
+        if first is None:
+            raise ClipError(f"clip {path} has no frames")
+        if len(first.format.components) in (2, 4):  # it may carry alpha
+            _check_opaque(path, first.to_ndarray(format="rgba")[..., 3])
+        shown = _Display.of(path, first, stream.sample_aspect_ratio)
+        _check_size(path, *shown.size(first.height, first.width))
 
         def frames() -> Iterator[tuple[float | None, np.ndarray]]:
             swscale = VideoReformatter()
-            for i, frame in enumerate(container.decode(stream)):
-                if i == 0 and len(frame.format.components) in (2, 4):  # it may carry alpha
-                    _check_opaque(path, frame.to_ndarray(format="rgba")[..., 3])
-                yield frame.time, _rgb(frame, swscale)
+            yield first.time, shown.apply(_rgb(first, swscale))
+            for frame in decoded:
+                yield frame.time, shown.apply(_rgb(frame, swscale))
 
-        yield _Source(average, size, expect, frames())
+        yield _Source(average, shown.size(first.height, first.width), expect, frames(),
+                      int(stream.frames or 0) or None, shown.notes())
+
+
+def _main_stream(path: Path, container: av.container.InputContainer) -> av.VideoStream:
+    """The clip's picture, as FFmpeg's command line picks it: of the video streams that
+    are no cover art, the default one, else the largest (a small preview or thumbnail
+    track may come first)."""
+    streams = [s for s in container.streams.video
+               if not s.disposition & av.stream.Disposition.attached_pic]
+    if not streams:
+        raise ClipError(f"clip {path} has no video stream")
+    return max(streams, key=lambda s: (bool(s.disposition & av.stream.Disposition.default),
+                                       s.codec_context.width * s.codec_context.height,
+                                       -s.index))
+
+
+@dataclass(frozen=True)
+class _Display:
+    """How a stored frame is shown: stretched by its sample aspect ratio (anamorphic
+    video), then turned by its display matrix (a phone's portrait clip is stored
+    landscape), as players and FFmpeg's command line show it."""
+
+    quarter_turns: int  # counter-clockwise, 0..3
+    aspect: Fraction  # a stored pixel's width over its height
+
+    @classmethod
+    def of(cls, path: Path, frame: av.VideoFrame, sar: Fraction | None) -> _Display:
+        degrees = int(round(frame.rotation or 0))
+        if degrees % 90:
+            raise ClipError(f"clip {path} is tagged to be shown turned by {degrees} "
+                            "degrees, not a quarter turn: re-encode it upright")
+        aspect = Fraction(sar) if sar and sar > 0 else Fraction(1)
+        if not Fraction(1, 4) <= aspect <= 4:
+            raise ClipError(f"clip {path} has a sample aspect ratio of {aspect}: re-encode "
+                            "it with square pixels")
+        return cls((degrees // 90) % 4, aspect)
+
+    def size(self, h: int, w: int) -> tuple[int, int]:
+        """(h, w) of a stored h x w frame as shown."""
+        w = max(1, round(w * self.aspect))
+        return (w, h) if self.quarter_turns % 2 else (h, w)
+
+    def apply(self, rgb: np.ndarray) -> np.ndarray:
+        if self.aspect != 1:
+            h, w = rgb.shape[:2]
+            wide = max(1, round(w * self.aspect))
+            rgb = cv2.resize(rgb, (wide, h), interpolation=cv2.INTER_AREA if wide < w
+                             else cv2.INTER_CUBIC)
+        if self.quarter_turns:
+            rgb = np.ascontiguousarray(np.rot90(rgb, self.quarter_turns))
+        return rgb
+
+    def notes(self) -> dict | None:
+        """What meta.clip says of it; None where frames are shown as stored."""
+        notes: dict = {}
+        if self.quarter_turns:  # clockwise, as players and MediaInfo say it
+            notes["rotated_degrees_clockwise"] = -90 * self.quarter_turns % 360
+        if self.aspect != 1:
+            notes["sample_aspect_ratio"] = str(self.aspect)
+        return notes or None
+
+
+# A clip with transparent pixels was matted already (or is a sprite animation): its
+# backdrop is gone, and without it the key has nothing to read.
+_MATTED = ("h3sprite mattes the video model's green-screen clip; give the clip before any "
+           "background removal")
 
 
 def _check_opaque(path: Path, alpha: np.ndarray) -> None:
-    """A clip with transparent pixels was matted already (or is a sprite animation):
-    its backdrop is gone, and without it the key has nothing to read."""
     if int(alpha.min()) < 255:
-        raise ClipError(f"clip {path} has transparent pixels: h3sprite mattes the video "
-                        "model's green-screen clip; give the clip before any background "
-                        "removal")
+        raise ClipError(f"clip {path} has transparent pixels: {_MATTED}")
 
 
 # Transfer characteristics of HDR video: PQ and HLG. Their code values are not the sRGB-like
@@ -318,24 +432,35 @@ def _animated_webp(path: Path, image: Image.Image) -> _Source:
 
 class _Sampler:
     """Which output slots (frame k at k / fps) each decoded frame fills: the frame nearest
-    in time. Even timing gives one slot per frame; uneven timing repeats or drops."""
+    in time. Even timing gives one slot per frame; uneven timing repeats or drops. A clip
+    that would run past MAX_CLIP_FRAMES, or whose timestamps jump by more than
+    MAX_GAP_SECONDS, is refused before any slot past them is made."""
 
-    def __init__(self, fps: float):
+    def __init__(self, fps: float, path: Path):
         self.fps = fps
+        self.path = path
         self.t0: float | None = None
         self.next_slot = 0
         self.decoded = 0
         self.uneven = False
+        self.last_time: float | None = None
         self.source: list[int] = []  # decoded frame of each slot
 
     def slots(self, time: float | None) -> list[int]:
         self.decoded += 1
         if time is None:  # no timestamp: one slot per frame
+            self._check_length(self.next_slot)
             self.next_slot += 1
             self.source.append(self.decoded - 1)
             return [self.next_slot - 1]
         if self.t0 is None:
             self.t0 = time
+        if self.last_time is not None and time - self.last_time > MAX_GAP_SECONDS:
+            raise ClipError(f"clip {self.path} has a {time - self.last_time:.0f} s gap in "
+                            f"its timestamps after frame {self.decoded - 2}: its timing is "
+                            "broken (a bad remux or edit?); re-encode it at a constant rate "
+                            "(e.g. ffmpeg -i IN -vf fps=24 OUT.mp4)")
+        self.last_time = time
         pos = (time - self.t0) * self.fps  # in nominal frames
         if abs(pos - (self.decoded - 1)) > 0.25:
             self.uneven = True
@@ -345,9 +470,16 @@ class _Sampler:
         last = int(np.floor(pos + 0.5))
         if last < first:
             return []
+        self._check_length(last)
         self.next_slot = last + 1
         self.source += [self.decoded - 1] * (last + 1 - first)
         return list(range(first, last + 1))
+
+    def _check_length(self, slot: int) -> None:
+        if slot >= MAX_CLIP_FRAMES:
+            raise ClipError(f"clip {self.path} runs past {MAX_CLIP_FRAMES} frames at "
+                            f"{self.fps:g} fps: give the model's clip of one action (a "
+                            "few seconds), or cut it to the part you want")
 
 
 def encode(frames: np.ndarray, path: str | Path, fps: float = 24, crf: int = 18,
