@@ -111,6 +111,31 @@ def test_the_main_picture_is_taken_not_the_first_stream(tmp_path):
     assert clip.frames.shape[1:3] == (64, 96) and clip.frame_count == N
 
 
+def test_cover_art_is_never_the_clip(tmp_path):
+    """An mp4 whose first stream is a cover picture larger than the clip (an attached
+    picture, as some editors and phones export): the clip is decoded, not the picture."""
+    frames = _pattern()
+    path = tmp_path / "cover.mp4"
+    with av.open(str(path), "w") as out:
+        cover = out.add_stream("png")
+        cover.width, cover.height, cover.pix_fmt = 200, 200, "rgb24"
+        cover.disposition = av.stream.Disposition.attached_pic
+        main = out.add_stream("libx264", rate=24)
+        main.width, main.height, main.pix_fmt = 96, 64, "yuv420p"
+        grey = av.VideoFrame.from_ndarray(np.full((200, 200, 3), 200, np.uint8), "rgb24")
+        for packet in [*cover.encode(grey), *cover.encode()]:
+            packet.pts = packet.dts = 0
+            out.mux(packet)
+        for rgb in frames:
+            out.mux(main.encode(av.VideoFrame.from_ndarray(rgb, format="rgb24")))
+        out.mux(main.encode())
+    with av.open(str(path)) as probe:  # the file keeps the picture as cover art
+        assert any(s.disposition & av.stream.Disposition.attached_pic
+                   for s in probe.streams.video)
+    clip = video.decode(path)
+    assert clip.frames.shape[1:3] == (64, 96) and clip.frame_count == N
+
+
 def test_a_webm_with_alpha_is_refused(tmp_path):
     """VP9 with an alpha plane (a clip matted already): FFmpeg's own VP9 decoder drops the
     alpha, so the frames look opaque; the file's alpha_mode tag says what they are."""
