@@ -83,7 +83,8 @@ def cmd_process(args: argparse.Namespace) -> int:
     from driver.process import process
 
     clip = given_path(args.clip, "the clip path", "give the video file to make the sheet from")
-    check_regular(clip, "clip")  # a FIFO or device would block the decoder for ever
+    # a FIFO or device would block the decoder for ever
+    check_regular(clip, "clip", kind="a video file")
     out = given_path(args.out, "--out", "give the folder for the sheet (--out . for the "
                      "current one)")
     recipes = None if args.recipes is None else given_path(

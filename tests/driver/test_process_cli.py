@@ -95,6 +95,18 @@ def test_process_imports_only_what_it_needs(tmp_path):
     ("recipe_nan", "action 'walk', fps: Input should be a finite number"),
     ("name_bytes", "is 256 bytes in UTF-8"),
     ("name_not_utf8", "--name '\\udcff\\udcfe' is not valid UTF-8 text"),
+    ("clip_folder", "is a folder, not a video file: give the file itself"),  # "not an image"
+    # said "not a readable image (cannot identify image file <_io.BufferedReader name=3>)"
+    ("portrait_text", "is not an image file (its content is no PNG, WebP, JPEG or other image "
+                      "format): give the character's portrait as a PNG or WebP with a "
+                      "transparent background"),
+    ("portrait_cut", "is cut short or damaged (its pixels do not decode): re-export it as PNG "
+                     "or WebP with a transparent background"),
+    # said "<path> is fully transparent: nothing to place", naming no portrait and no fix
+    ("portrait_clear", "is fully transparent (no pixel is visible): give the character's "
+                       "portrait, opaque on a transparent background"),
+    ("portrait_1x1", "has no transparent background (alpha is opaque everywhere): export it "
+                     "with the background removed"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     """Each bad input: exit 1, one line naming the thing, no traceback, no file written."""
@@ -151,6 +163,23 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         extra = ["--name", "😀" * 64]
     elif case == "name_not_utf8":  # $'\xff\xfe' from a shell
         extra = ["--name", b"\xff\xfe".decode("utf-8", "surrogateescape")]
+    elif case == "clip_folder":
+        clip = tmp_path / "clips"
+        clip.mkdir()
+        needle = f"clip {clip} {needle}"
+    elif case.startswith("portrait_"):
+        portrait = tmp_path / "hero.png"
+        if case == "portrait_text":
+            portrait.write_text("hello, I am not a PNG\n")
+        elif case == "portrait_cut":
+            noise = np.random.default_rng(0).integers(0, 256, (64, 64, 4), np.uint8)
+            Image.fromarray(noise, "RGBA").save(portrait)
+            portrait.write_bytes(portrait.read_bytes()[:4000])
+        else:
+            Image.new("RGBA", (20, 12) if case == "portrait_clear" else (1, 1),
+                      (255, 0, 0, 0 if case == "portrait_clear" else 255)).save(portrait)
+        extra = ["--portrait", str(portrait)]
+        needle = f"portrait {portrait} {needle}"
     res = run_cli("driver", "process", str(clip), "--action", action, "--out", str(out), *extra)
     assert res.code == 1
     assert needle in res.err and "Traceback" not in res.err
@@ -262,3 +291,4 @@ def test_an_empty_path_flag_is_refused_not_the_current_folder(tmp_path, case):
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == f"driver {args[0]}: {line}\n"
     assert list(cwd.iterdir()) == []
+
