@@ -80,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
 def cmd_process(args: argparse.Namespace) -> int:
     from comfy_nodes.core.export import ImageFormat, parse_formats
     from comfy_nodes.core.imagefile import check_regular
+    from comfy_nodes.core.sheet import MIN_CELL, WEBP_MAX_SIDE, max_width_problem
     from driver.process import process
 
     clip = given_path(args.clip, "the clip path", "give the video file to make the sheet from")
@@ -94,15 +95,18 @@ def cmd_process(args: argparse.Namespace) -> int:
         "--portrait")
     if problem := out_problem(out, "--out"):
         raise UsageError(problem)
-    if args.cell_height < 8 or args.max_width < 8:
-        raise UsageError("--cell-height and --max-width must be at least 8 pixels")
-    if args.max_width > 16383:
-        raise UsageError("--max-width above 16383 exceeds WebP's side limit")
+    if args.cell_height < MIN_CELL:
+        raise UsageError(f"--cell-height {args.cell_height} is under {MIN_CELL} px, the least "
+                         f"usable cell: give {MIN_CELL} or more")
+    if args.max_width > WEBP_MAX_SIDE:
+        raise UsageError(f"--max-width above {WEBP_MAX_SIDE} exceeds WebP's side limit")
     stem = safe_name(args.name, "--name") if args.name else safe_name(args.action, "--action")
     character = safe_name(args.character, "--character")
     formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
                             "--formats")
     recipe = recipe_for(args.action, load_recipes(recipes))
+    if problem := max_width_problem(args.max_width, recipe.frames, args.action, "--max-width"):
+        raise UsageError(problem)
     done = process(clip, args.action, recipe, out, stem, character=character,
                    cell_height=args.cell_height, max_width=args.max_width, formats=formats,
                    image_format=ImageFormat(args.image_format), portrait=portrait)

@@ -11,7 +11,7 @@ from comfy_nodes.core.export import DEFAULT_FORMATS, Format, ImageFormat, Writte
 from comfy_nodes.core.greenscreen import load_portrait
 from comfy_nodes.core.recipes import Recipe
 from comfy_nodes.core.reference import Reference, portrait_reference
-from comfy_nodes.core.sheet import Sheet
+from comfy_nodes.core.sheet import Sheet, shrunk_cells_problem
 from comfy_nodes.core.video import decode
 from driver.outputs import back_up
 
@@ -42,11 +42,14 @@ def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: s
             formats: Iterable[Format] = DEFAULT_FORMATS,
             image_format: ImageFormat = ImageFormat.WEBP,
             backup_root: Path | None = None, portrait: Path | None = None) -> Processed:
-    """Decode, post-process and write. Raises ClipError before anything is written."""
+    """Decode, post-process and write. Raises ClipError, or ValueError (cells max_width
+    shrank too far), before anything is written."""
     reference = load_reference(portrait)
     clip = decode(clip_path, keep=pipeline.full_frames(recipe))
     sheet = pipeline.process_clip(clip, action, recipe, character=character,
                                   cell_height=cell_height, max_width=max_width,
                                   reference=reference)
+    if problem := shrunk_cells_problem(sheet, "--max-width"):
+        raise ValueError(problem)
     written = write_sheet(sheet, out_dir, stem, backup_root or out_dir, formats, image_format)
     return Processed(sheet, written)

@@ -95,6 +95,10 @@ def test_process_imports_only_what_it_needs(tmp_path):
     ("recipe_nan", "action 'walk', fps: Input should be a finite number"),
     ("name_bytes", "is 256 bytes in UTF-8"),
     ("name_not_utf8", "--name '\\udcff\\udcfe' is not valid UTF-8 text"),
+    # --max-width 10 made a walk of ten 1x1 cells, graded CLEAN; 8 px cells passed too
+    ("max_width", "--max-width 10 leaves 1 px per cell for walk's 10 frames; a cell needs at "
+                  "least 16 px: give --max-width 160 or more"),
+    ("cell_height", "--cell-height 8 is under 16 px, the least usable cell: give 16 or more"),
     ("clip_folder", "is a folder, not a video file: give the file itself"),  # "not an image"
     # said "not a readable image (cannot identify image file <_io.BufferedReader name=3>)"
     ("portrait_text", "is not an image file (its content is no PNG, WebP, JPEG or other image "
@@ -163,6 +167,10 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         extra = ["--name", "😀" * 64]
     elif case == "name_not_utf8":  # $'\xff\xfe' from a shell
         extra = ["--name", b"\xff\xfe".decode("utf-8", "surrogateescape")]
+    elif case == "max_width":
+        extra = ["--max-width", "10"]
+    elif case == "cell_height":
+        extra = ["--cell-height", "8"]
     elif case == "clip_folder":
         clip = tmp_path / "clips"
         clip.mkdir()
@@ -291,4 +299,22 @@ def test_an_empty_path_flag_is_refused_not_the_current_folder(tmp_path, case):
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == f"driver {args[0]}: {line}\n"
     assert list(cwd.iterdir()) == []
+
+
+def test_a_max_width_that_shrinks_cells_under_16_px_names_one_that_works(tmp_path):
+    """A width that leaves each cell 16 px of the strip can still shrink a character wide
+    for its height (this wolf's cells are 1.8 times as wide as high) under 16 px high: one
+    line naming a --max-width that works, nothing written; that width then makes cells at
+    least 16 px high (96 made 15x8 cells, graded and written)."""
+    clip = REPO / "tests" / "clips" / "hurt_wolf_tail_raised.mp4"
+    args = ["process", str(clip), "--action", "hurt", "--out", str(tmp_path / "o")]
+    res = run_cli("driver", *args, "--max-width", "96")
+    assert res.code == 1, res.err
+    assert res.err == ("driver process: --max-width 96 shrinks the hurt cells to 15x8 px, "
+                       "under 16 px high: give --max-width 192 or more\n")
+    assert not (tmp_path / "o").exists()
+    res = run_cli("driver", *args, "--max-width", "192", "--json")
+    assert res.code == 0, res.err
+    size = json.loads(res.out)["size"]
+    assert size["w"] <= 192 and size["h"] >= 16
 
