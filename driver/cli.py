@@ -7,12 +7,16 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.util import given_path
 from comfy_nodes.core.video import ClipError
 from driver.exitcodes import Exit
 from driver.outputs import out_problem, safe_name
+
+if TYPE_CHECKING:
+    from driver.process import Processed
 
 
 class UsageError(ValueError):
@@ -110,6 +114,15 @@ def cmd_process(args: argparse.Namespace) -> int:
     done = process(clip, args.action, recipe, out, stem, character=character,
                    cell_height=args.cell_height, max_width=args.max_width, formats=formats,
                    image_format=ImageFormat(args.image_format), portrait=portrait)
+    try:
+        _print_processed(args, done)
+    except KeyboardInterrupt:  # the files are there: "nothing was written" would be false
+        raise KeyboardInterrupt("interrupted; the sheet was written: "
+                                f"{done.written.image}") from None
+    return Exit.OK
+
+
+def _print_processed(args: argparse.Namespace, done: Processed) -> None:
     sheet, written = done.sheet, done.written
     if args.json:
         print(json.dumps({
@@ -130,7 +143,6 @@ def cmd_process(args: argparse.Namespace) -> int:
             print(f"  {fmt.value}: {path}")
         if written.backup:
             print(f"previous sheet moved to {written.backup}")
-    return Exit.OK
 
 
 def _joblist(args: argparse.Namespace) -> Path:
@@ -246,6 +258,15 @@ def os_error_line(e: OSError) -> str:
     return str(e) or type(e).__name__
 
 
+def interrupted_line(args: argparse.Namespace) -> str:
+    """What a Ctrl-C left, per verb: only the batch keeps state to resume from."""
+    if args.verb == "batch" and not args.dry_run:
+        return "interrupted; state is saved, run again to resume"
+    if args.verb == "review":
+        return "interrupted; no page was written (an earlier one is as it was)"
+    return "interrupted; nothing was written"  # process before its files, check, status
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -271,9 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"driver {args.verb}: {os_error_line(e)}", file=sys.stderr)
         return Exit.FAILED
-    except KeyboardInterrupt:
-        print(f"driver {args.verb}: interrupted; state is saved, run again to resume",
-              file=sys.stderr)
+    except KeyboardInterrupt as e:  # the verb's own words when it said what was left
+        print(f"driver {args.verb}: {str(e) or interrupted_line(args)}", file=sys.stderr)
         return Exit.INTERRUPTED
     except Exception as e:  # a bug of ours: one line here, the traceback when asked for
         if os.environ.get("H3SPRITE_DEBUG"):

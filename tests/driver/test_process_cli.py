@@ -318,3 +318,59 @@ def test_a_max_width_that_shrinks_cells_under_16_px_names_one_that_works(tmp_pat
     size = json.loads(res.out)["size"]
     assert size["w"] <= 192 and size["h"] >= 16
 
+
+# Sends this process a real SIGINT (what Ctrl-C sends) as `driver process` enters the
+# function named, then runs the driver's main as `python -m driver` does.
+CTRL_C_AT = """
+import os, signal, sys
+import driver.process as where
+signal.signal(signal.SIGINT, signal.default_int_handler)
+name = sys.argv[1]
+real = getattr(where, name)
+def hooked(*a, **k):
+    os.kill(os.getpid(), signal.SIGINT)
+    return real(*a, **k)
+setattr(where, name, hooked)
+from driver.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("at, line", [
+    ("decode", "driver process: interrupted; nothing was written\n"),
+    ("write_sheet", "driver process: interrupted while writing the sheet into {out}: some of "
+                    "its files may be missing (any it replaced are under "
+                    "{out}/_actions_old); run it again\n")])
+def test_ctrl_c_during_process_says_what_was_written(tmp_path, at, line):
+    """Ctrl-C in `driver process` said "state is saved, run again to resume", the batch's
+    words: process keeps no state. Before the sheet is written it says nothing was; while
+    it is written, that files may be missing and where replaced ones went. Exit 130."""
+    out = tmp_path / "o"
+    proc = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AT, at, "process", str(fixture("walk").path),
+         "--action", "walk", "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr == line.format(out=out)
+    if at == "decode":
+        assert not out.exists()
+
+
+def test_ctrl_c_while_the_driver_loads_is_one_line():
+    """A Ctrl-C in the first few tenths of a second (Python importing numpy, OpenCV, PyAV)
+    printed a KeyboardInterrupt traceback: one line now, exit 130. The SIGINT is sent as
+    `python -m driver` imports driver.cli."""
+    probe = """
+import importlib.abc, os, runpy, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+class AtCli(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "driver.cli":
+            os.kill(os.getpid(), signal.SIGINT)
+sys.meta_path.insert(0, AtCli())
+sys.argv = ["driver", "check", "nothing.yaml"]
+runpy.run_module("driver", run_name="__main__")
+"""
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 130 and proc.stderr == "driver: interrupted; nothing was written\n"
