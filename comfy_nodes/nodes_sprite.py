@@ -176,7 +176,7 @@ class SpriteSheet(io.ComfyNode):
                 io.String.Input("character", default="hero",
                                 tooltip="Character id: frame names and the sub-folder"),
                 *_recipe_inputs(),
-                io.Int.Input("cell_height", default=300, min=16, max=2048,
+                io.Int.Input("cell_height", default=300, min=sheet_mod.MIN_CELL, max=2048,
                              tooltip="Cell height in pixels"),
                 io.Int.Input("max_width", default=8000, min=64, max=16383,
                              tooltip="The strip never gets wider; cells shrink instead"),

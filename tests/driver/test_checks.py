@@ -64,6 +64,18 @@ def test_a_max_width_too_narrow_for_the_sheets_is_one_line_before_submission(tmp
     assert not (tmp_path / "state").exists()
 
 
+def test_a_joblist_takes_no_cell_height_under_the_least_usable_cell():
+    """The joblist's cell_height floor is core/sheet.py's MIN_CELL, written out so that
+    loading a joblist needs no numpy or Pillow."""
+    from annotated_types import Ge
+
+    from comfy_nodes.core.sheet import MIN_CELL
+    from driver.joblist import Joblist
+
+    floors = [m.ge for m in Joblist.model_fields["cell_height"].metadata if isinstance(m, Ge)]
+    assert floors == [MIN_CELL]
+
+
 def test_roster_wording_mismatch_names_both_sides(tmp_path):
     """The roster and the wording table must match exactly; both sides are named."""
     path = _joblist(tmp_path, wording={"hero": "h", "bandit": "x"})
