@@ -11,6 +11,7 @@ import numpy as np
 from comfy_api.latest import io, ui
 
 from .core import backdrop, drawn, export, matte, pipeline, silhouette
+from .core import sheet as sheet_mod
 from .core.export import texturepacker
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
@@ -175,7 +176,7 @@ class SpriteSheet(io.ComfyNode):
                 io.String.Input("character", default="hero",
                                 tooltip="Character id: frame names and the sub-folder"),
                 *_recipe_inputs(),
-                io.Int.Input("cell_height", default=300, min=16, max=2048,
+                io.Int.Input("cell_height", default=300, min=sheet_mod.MIN_CELL, max=2048,
                              tooltip="Cell height in pixels"),
                 io.Int.Input("max_width", default=8000, min=64, max=16383,
                              tooltip="The strip never gets wider; cells shrink instead"),
@@ -196,6 +197,16 @@ class SpriteSheet(io.ComfyNode):
         )
 
     @classmethod
+    def validate_inputs(cls, action: str | None = None, sheet_frames: int | None = None,
+                        max_width: int | None = None, **_) -> bool | str:
+        # A linked input is not known yet at validation (None): execute asks again.
+        if action in DEFAULT_RECIPES and sheet_frames is not None and max_width is not None:
+            frames = sheet_frames or DEFAULT_RECIPES[action].frames
+            if problem := sheet_mod.max_width_problem(max_width, frames, action, "max_width"):
+                return f"Sprite Sheet: {problem}."
+        return True
+
+    @classmethod
     @speaks_as("Sprite Sheet")
     def execute(cls, frames, character: str, action: str, sheet_frames: int,
                 sheet_fps: float, clip_fps: float, cell_height: int,
@@ -209,12 +220,18 @@ class SpriteSheet(io.ComfyNode):
         except ValueError:
             raise_for_user("Sprite Sheet", f"character {character!r} must be a plain name "
                                            "(letters, digits, - or _), e.g. hero.")
+        recipe = _recipe(action, sheet_frames, sheet_fps)
+        # Asked in validate_inputs too, where a linked sheet_frames is not known yet.
+        if problem := sheet_mod.max_width_problem(max_width, recipe.frames, action,
+                                                  "max_width"):
+            raise_for_user("Sprite Sheet", f"{problem}.")
         reference = _reference("Sprite Sheet", portrait, portrait_mask)
         arr = image_to_uint8(frames)[..., :3]
-        res = pipeline.process_clip(Clip(arr, clip_fps), action,
-                                    _recipe(action, sheet_frames, sheet_fps),
+        res = pipeline.process_clip(Clip(arr, clip_fps), action, recipe,
                                     character=character, cell_height=cell_height,
                                     max_width=max_width, reference=reference)
+        if problem := sheet_mod.shrunk_cells_problem(res, "max_width"):
+            raise_for_user("Sprite Sheet", f"{problem}.")
         res = dataclasses.replace(res, provenance=_provenance(cls))
         folder, stem, subfolder = _numbered(f"h3sprite/{character}/{action}",
                                             folder_paths.get_output_directory(), res.rgba)

@@ -1,9 +1,13 @@
 import sys
 
-from driver.blas import one_blas_thread
+try:
+    from driver.blas import one_blas_thread
 
-one_blas_thread()  # before anything imports numpy: see driver/blas.py
+    one_blas_thread()  # before anything imports numpy: see driver/blas.py
 
-from driver.cli import main  # noqa: E402
+    from driver.cli import main
+except KeyboardInterrupt:  # Ctrl-C while Python loads the driver: no verb has run yet
+    print("driver: interrupted; nothing was written", file=sys.stderr)
+    sys.exit(130)  # driver.exitcodes.Exit.INTERRUPTED, not imported: it may be what was cut
 
 sys.exit(main())

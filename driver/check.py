@@ -10,6 +10,7 @@ import numpy as np
 
 from comfy_nodes.core.greenscreen import PortraitError, load_portrait
 from comfy_nodes.core.safeyaml import short
+from comfy_nodes.core.sheet import max_width_problem
 from comfy_nodes.core.util import folder_problem
 from driver import disk
 from driver.joblist_load import JoblistError, Loaded
@@ -61,11 +62,16 @@ def check(job: Loaded) -> list[str]:
             problems.append(f"character {cid}: portrait {path} shows only {vw}x{vh} visible "
                             f"pixels (need "
                             f">= {MIN_PORTRAIT_SIDE} on each side)")
+    longest = (0, "")  # the most sheet frames of any job, and its action
+    for cid in job.spec.characters:  # every recipe, whatever its character's portrait
         for action in job.actions_of(cid):
             try:
-                job.recipe(cid, action)
+                longest = max(longest, (job.recipe(cid, action).frames, action))
             except JoblistError as e:
                 problems.append(str(e))
+    # One line for the action of most frames: the width it needs is enough for every other.
+    if narrow := max_width_problem(job.spec.max_width, *longest, "max_width"):
+        problems.append(f"{job.path}: {narrow}")
     known = set(job.spec.actions) | {a for c in job.spec.characters for a in job.actions_of(c)}
     settings = [("loop_closure", job.spec.loop_closure)] + [
         (f"characters.{c}.loop_closure", ch.loop_closure) for c, ch in job.spec.characters.items()]

@@ -7,12 +7,16 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.util import given_path
 from comfy_nodes.core.video import ClipError
 from driver.exitcodes import Exit
 from driver.outputs import out_problem, safe_name
+
+if TYPE_CHECKING:
+    from driver.process import Processed
 
 
 class UsageError(ValueError):
@@ -80,10 +84,12 @@ def _parser() -> argparse.ArgumentParser:
 def cmd_process(args: argparse.Namespace) -> int:
     from comfy_nodes.core.export import ImageFormat, parse_formats
     from comfy_nodes.core.imagefile import check_regular
+    from comfy_nodes.core.sheet import MIN_CELL, WEBP_MAX_SIDE, max_width_problem
     from driver.process import process
 
     clip = given_path(args.clip, "the clip path", "give the video file to make the sheet from")
-    check_regular(clip, "clip")  # a FIFO or device would block the decoder for ever
+    # a FIFO or device would block the decoder for ever
+    check_regular(clip, "clip", kind="a video file")
     out = given_path(args.out, "--out", "give the folder for the sheet (--out . for the "
                      "current one)")
     recipes = None if args.recipes is None else given_path(
@@ -93,18 +99,30 @@ def cmd_process(args: argparse.Namespace) -> int:
         "--portrait")
     if problem := out_problem(out, "--out"):
         raise UsageError(problem)
-    if args.cell_height < 8 or args.max_width < 8:
-        raise UsageError("--cell-height and --max-width must be at least 8 pixels")
-    if args.max_width > 16383:
-        raise UsageError("--max-width above 16383 exceeds WebP's side limit")
+    if args.cell_height < MIN_CELL:
+        raise UsageError(f"--cell-height {args.cell_height} is under {MIN_CELL} px, the least "
+                         f"usable cell: give {MIN_CELL} or more")
+    if args.max_width > WEBP_MAX_SIDE:
+        raise UsageError(f"--max-width above {WEBP_MAX_SIDE} exceeds WebP's side limit")
     stem = safe_name(args.name, "--name") if args.name else safe_name(args.action, "--action")
     character = safe_name(args.character, "--character")
     formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
                             "--formats")
     recipe = recipe_for(args.action, load_recipes(recipes))
+    if problem := max_width_problem(args.max_width, recipe.frames, args.action, "--max-width"):
+        raise UsageError(problem)
     done = process(clip, args.action, recipe, out, stem, character=character,
                    cell_height=args.cell_height, max_width=args.max_width, formats=formats,
                    image_format=ImageFormat(args.image_format), portrait=portrait)
+    try:
+        _print_processed(args, done)
+    except KeyboardInterrupt:  # the files are there: "nothing was written" would be false
+        raise KeyboardInterrupt("interrupted; the sheet was written: "
+                                f"{done.written.image}") from None
+    return Exit.OK
+
+
+def _print_processed(args: argparse.Namespace, done: Processed) -> None:
     sheet, written = done.sheet, done.written
     if args.json:
         print(json.dumps({
@@ -125,7 +143,6 @@ def cmd_process(args: argparse.Namespace) -> int:
             print(f"  {fmt.value}: {path}")
         if written.backup:
             print(f"previous sheet moved to {written.backup}")
-    return Exit.OK
 
 
 def _joblist(args: argparse.Namespace) -> Path:
@@ -229,16 +246,26 @@ def os_error_line(e: OSError) -> str:
     removed under it answered /object_info with 500, and the line read "None: None")."""
     import requests  # only on this path: `driver process` never loads it
 
+    from service.api import http_error_line, no_answer
+
     if isinstance(e, requests.HTTPError) and e.response is not None:
-        r = e.response
-        return (f"{r.url} answered {r.status_code} {r.reason}: see the server's log "
-                "(`comfy_service logs`), or restart it (`comfy_service restart`)")
-    if isinstance(e, requests.RequestException):
-        return (f"the ComfyUI server cannot be reached ({e}): is it running? "
-                "(`comfy_service status`)")
+        return http_error_line(e.response)
+    if isinstance(e, requests.RequestException):  # its own words quote urllib3's objects
+        url = getattr(e.request, "url", None)
+        where = url if isinstance(url, str) and url else "the ComfyUI server"
+        return f"{where} {no_answer(e)}: is ComfyUI running? (`comfy_service status`)"
     if e.strerror:
         return f"{e.strerror}: {e.filename}" if e.filename else e.strerror
     return str(e) or type(e).__name__
+
+
+def interrupted_line(args: argparse.Namespace) -> str:
+    """What a Ctrl-C left, per verb: only the batch keeps state to resume from."""
+    if args.verb == "batch" and not args.dry_run:
+        return "interrupted; state is saved, run again to resume"
+    if args.verb == "review":
+        return "interrupted; no page was written (an earlier one is as it was)"
+    return "interrupted; nothing was written"  # process before its files, check, status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -266,9 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"driver {args.verb}: {os_error_line(e)}", file=sys.stderr)
         return Exit.FAILED
-    except KeyboardInterrupt:
-        print(f"driver {args.verb}: interrupted; state is saved, run again to resume",
-              file=sys.stderr)
+    except KeyboardInterrupt as e:  # the verb's own words when it said what was left
+        print(f"driver {args.verb}: {str(e) or interrupted_line(args)}", file=sys.stderr)
         return Exit.INTERRUPTED
     except Exception as e:  # a bug of ours: one line here, the traceback when asked for
         if os.environ.get("H3SPRITE_DEBUG"):

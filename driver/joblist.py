@@ -211,6 +211,8 @@ class Joblist(Strict):
     loop_closure: LoopClosure = False
     out: Path = Path("_out")
     work: Path = Path("_work")
+    # ge: core/sheet.py's MIN_CELL, the least usable cell (not imported: it loads numpy
+    # and Pillow, which `driver status` does without; a test holds the two equal)
     cell_height: int = Field(300, ge=16, le=2048)
     max_width: int = Field(8000, ge=64, le=16383)
     # Issue 12: sheet files per engine (core/export); texturepacker is always written.

@@ -9,6 +9,7 @@ import threading
 import time
 
 from comfy_nodes.core import pipeline
+from comfy_nodes.core.sheet import shrunk_cells_problem
 from comfy_nodes.core.video import Clip
 from driver import actions as actions_mod
 from driver import disk
@@ -50,6 +51,10 @@ class Post:
                                         cell_height=self.loaded.spec.cell_height,
                                         max_width=self.loaded.spec.max_width,
                                         reference=load_reference(j.portrait))
+            # `driver check` refused a max_width too narrow for any clip; this clip's
+            # character may be too wide for its height at that width.
+            if problem := shrunk_cells_problem(res, "max_width"):
+                raise ValueError(problem)
             with self.lock:
                 written = write_sheet(res, j.out_dir, j.action, self.loaded.out, j.formats,
                                       j.image_format)

@@ -11,9 +11,9 @@ from comfy_nodes.core.export import DEFAULT_FORMATS, Format, ImageFormat, Writte
 from comfy_nodes.core.greenscreen import load_portrait
 from comfy_nodes.core.recipes import Recipe
 from comfy_nodes.core.reference import Reference, portrait_reference
-from comfy_nodes.core.sheet import Sheet
+from comfy_nodes.core.sheet import Sheet, shrunk_cells_problem
 from comfy_nodes.core.video import decode
-from driver.outputs import back_up
+from driver.outputs import OLD_DIR, back_up
 
 
 @dataclass(frozen=True)
@@ -42,11 +42,22 @@ def process(clip_path: Path, action: str, recipe: Recipe, out_dir: Path, stem: s
             formats: Iterable[Format] = DEFAULT_FORMATS,
             image_format: ImageFormat = ImageFormat.WEBP,
             backup_root: Path | None = None, portrait: Path | None = None) -> Processed:
-    """Decode, post-process and write. Raises ClipError before anything is written."""
+    """Decode, post-process and write. Raises ClipError, or ValueError (cells max_width
+    shrank too far), before anything is written; a Ctrl-C while writing leaves as a
+    KeyboardInterrupt whose message says what may be missing."""
     reference = load_reference(portrait)
     clip = decode(clip_path, keep=pipeline.full_frames(recipe))
     sheet = pipeline.process_clip(clip, action, recipe, character=character,
                                   cell_height=cell_height, max_width=max_width,
                                   reference=reference)
-    written = write_sheet(sheet, out_dir, stem, backup_root or out_dir, formats, image_format)
+    if problem := shrunk_cells_problem(sheet, "--max-width"):
+        raise ValueError(problem)
+    root = backup_root or out_dir
+    try:
+        written = write_sheet(sheet, out_dir, stem, root, formats, image_format)
+    except KeyboardInterrupt:
+        # Each file is written whole or not at all, and a file it replaces was moved first.
+        raise KeyboardInterrupt(f"interrupted while writing the sheet into {out_dir}: some "
+                                f"of its files may be missing (any it replaced are under "
+                                f"{root / OLD_DIR}); run it again") from None
     return Processed(sheet, written)

@@ -12,9 +12,12 @@ import os
 import sys
 from pathlib import Path
 
+import requests
+
 from comfy_nodes.core.regularfile import NotRegular, stat_regular
 from comfy_nodes.core.util import given_path
 from service import embedded, every, manager
+from service.api import NotJSON, http_error_line
 from service.config import ConfigError, ServiceConfig, resolve
 from service.manager import Exit, Result
 from service.process import who_holds
@@ -230,12 +233,17 @@ def main(argv: list[str] | None = None) -> int:
         res = run(args)
     except ConfigError as e:
         res = Result(Exit.CONFIG, str(e))
+    except NotJSON as e:  # a ValueError too, but no bad setting of the user's
+        res = Result(Exit.ERROR, str(e))
     except ValueError as e:  # ModelError and the like: bad input, named in one line
         res = Result(Exit.CONFIG, str(e))
     except embedded.EmbeddedBuildError as e:
         res = Result(Exit.ERROR, f"setup: {e}")
     except KeyboardInterrupt:
         return Exit.INTERRUPTED
+    except requests.HTTPError as e:  # an OSError; its own words lack what to do
+        res = Result(Exit.ERROR, http_error_line(e.response) if e.response is not None
+                     else str(e))
     except OSError as e:
         res = Result(Exit.ERROR, f"{e.strerror or e}: {getattr(e, 'filename', '') or ''}".rstrip(
             ": "))

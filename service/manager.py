@@ -17,11 +17,19 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+import requests
 
 from comfy_nodes.core.regularfile import NotRegular, open_regular, stat_regular
 from comfy_nodes.core.util import atomic_write, folder_problem, poll_until, unique_path
 from service import placement
-from service.api import ComfyHTTP, Unreachable, gpu_devices, vram_free
+from service.api import (
+    ComfyHTTP,
+    NotJSON,
+    Unreachable,
+    gpu_devices,
+    http_error_line,
+    vram_free,
+)
 from service.config import ConfigError, ServiceConfig, check_paths
 from service.process import (
     ProcessId,
@@ -409,6 +417,17 @@ def restart(cfg: ServiceConfig) -> Result:
 
 # ------------------------------------------------------- free/idle/switch ---
 
+def _no_queue(e: Exception, base_url: str) -> str:
+    """Why /queue gave no queue, naming the URL: no answer, an error status, a page that is
+    no JSON (each in our words: requests' repeated the URL or quoted urllib3), or JSON of
+    another shape."""
+    if isinstance(e, requests.HTTPError) and e.response is not None:
+        return http_error_line(e.response)
+    if isinstance(e, (Unreachable, NotJSON)):
+        return str(e)
+    return f"{base_url}/queue answered no queue: what listens there may not be ComfyUI"
+
+
 def idle(cfg: ServiceConfig, reads: int = 3, interval: float = 1.0) -> Result:
     """Idle only after `reads` consecutive empty queue reads; unreachable is unknown."""
     api = ComfyHTTP(cfg.base_url, timeout=3.0)
@@ -416,7 +435,7 @@ def idle(cfg: ServiceConfig, reads: int = 3, interval: float = 1.0) -> Result:
         try:
             n = api.queue_length()
         except Exception as e:
-            return Result(Exit.UNKNOWN, f"unknown: {cfg.base_url} does not answer /queue ({e})",
+            return Result(Exit.UNKNOWN, f"unknown: {_no_queue(e, cfg.base_url)}",
                           {"idle": None})
         if n:
             return Result(Exit.BUSY, f"busy: {n} prompt(s) running or waiting", {"idle": False,

@@ -55,12 +55,16 @@ def parse_colour(text: str) -> tuple[int, int, int]:
         raise ValueError(f"key colour {text!r} is not #RRGGBB") from None
 
 
+PORTRAIT_FIX = "give the character's portrait as a PNG or WebP with a transparent background"
+
+
 def load_portrait(path: str | Path) -> np.ndarray:
-    """RGBA uint8 of an image file, fully decoded; refuses files without real alpha."""
+    """RGBA uint8 of an image file, fully decoded; refuses files without real alpha. Every
+    refusal names the file as the portrait and says what to give instead."""
     path = Path(path)
     try:
         # stat, then the header's pixel count, before any decode (core/imagefile.py)
-        with open_image(path, "portrait") as im:
+        with open_image(path, "portrait", give=PORTRAIT_FIX) as im:
             im.load()  # a full decode: a truncated file fails here, not inside ComfyUI
             has_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
             # Already RGBA: one copy into numpy, not a converted image and then a copy
@@ -68,20 +72,26 @@ def load_portrait(path: str | Path) -> np.ndarray:
             rgba = np.array(im if im.mode == "RGBA" else im.convert("RGBA"))
     except ImageFileError as e:
         raise PortraitError(str(e)) from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
-        raise PortraitError(f"portrait {path} is not a readable image ({e}): re-export it "
-                            "as PNG or WebP with alpha") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        # Pillow's words ("image file is truncated (5 bytes not processed)") say less than
+        # this, and may name its internals.
+        raise PortraitError(f"portrait {path} is cut short or damaged (its pixels do not "
+                            "decode): re-export it as PNG or WebP with a transparent "
+                            "background") from None
     if not has_alpha:
         raise PortraitError(f"portrait {path} has no alpha channel: export it with a "
                             "transparent background (PNG/WebP RGBA); it is not keyed by guess")
-    check_alpha(rgba, str(path))
+    check_alpha(rgba, f"portrait {path}")
     return rgba
 
 
 def check_alpha(rgba: np.ndarray, what: str = "portrait") -> None:
+    """Refuse a portrait with nothing visible, or nothing transparent; `what` names it
+    ("portrait hero.png") at the start of the one line."""
     a = rgba[..., 3]
     if (a > 8).sum() == 0:
-        raise PortraitError(f"{what} is fully transparent: nothing to place")
+        raise PortraitError(f"{what} is fully transparent (no pixel is visible): give the "
+                            "character's portrait, opaque on a transparent background")
     if (a < 250).mean() < 0.01:
         raise PortraitError(f"{what} has no transparent background (alpha is opaque "
                             "everywhere): export it with the background removed")

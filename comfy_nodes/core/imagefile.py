@@ -30,14 +30,16 @@ class ImageFileError(ValueError):
     """The file cannot be used as an image; the message names it and what to do."""
 
 
-def _refused(e: OSError | NotRegular, path: Path, what: str, limit: int) -> ImageFileError:
-    """The one line for a file that cannot be opened, or is no regular file under `limit`."""
+def _refused(e: OSError | NotRegular, path: Path, what: str, limit: int,
+             kind: str = "an image file") -> ImageFileError:
+    """The one line for a file that cannot be opened, or is no regular file under `limit`;
+    `kind` is what the file should be ("a video file"), named where it is something else."""
     if isinstance(e, FileNotFoundError):
         return ImageFileError(f"{what} {path} does not exist")
     if isinstance(e, OSError):
         return ImageFileError(f"{what} {path} cannot be read: {e.strerror}")
     if e.kind is Kind.FOLDER:
-        return ImageFileError(f"{what} {path} is a folder, not an image file")
+        return ImageFileError(f"{what} {path} is a folder, not {kind}: give the file itself")
     if e.kind is Kind.SPECIAL:
         return ImageFileError(f"{what} {path} is not a regular file (a pipe or a device?): "
                               "give a file")
@@ -46,18 +48,21 @@ def _refused(e: OSError | NotRegular, path: Path, what: str, limit: int) -> Imag
                           f"{limit / 2**20:.0f} MiB")
 
 
-def check_regular(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> os.stat_result:
-    """stat the path (never open it) and refuse anything but a regular file under `limit`."""
+def check_regular(path: Path, what: str, limit: int = MAX_FILE_BYTES,
+                  kind: str = "an image file") -> os.stat_result:
+    """stat the path (never open it) and refuse anything but a regular file under `limit`;
+    `kind` is what the file should be, as the refusal names it ("a video file")."""
     try:
         return stat_regular(path, limit)
     except (OSError, NotRegular) as e:
-        raise _refused(e, path, what, limit) from None
+        raise _refused(e, path, what, limit, kind) from None
 
 
 @contextmanager
-def open_image(path: str | Path, what: str = "image",
-               max_pixels: int = MAX_PIXELS) -> Iterator[Image.Image]:
-    """An opened (not yet decoded) PIL image whose header passed the pixel limit."""
+def open_image(path: str | Path, what: str = "image", max_pixels: int = MAX_PIXELS,
+               give: str = "give a PNG, WebP or JPEG file") -> Iterator[Image.Image]:
+    """An opened (not yet decoded) PIL image whose header passed the pixel limit. `give` is
+    the fix the refusal of a file that is no image ends with."""
     path = Path(path)
     try:  # opened here, not by Pillow: known by stat first, and what was opened checked too
         f = open_regular(path, MAX_FILE_BYTES)
@@ -77,8 +82,14 @@ def open_image(path: str | Path, what: str = "image",
             raise ImageFileError(f"{what} {path} declares {declared} (a decompression "
                                  f"bomb?); the limit is {max_pixels // 10**6} MP: shrink it"
                                  ) from None
-        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
-            raise ImageFileError(f"{what} {path} is not a readable image ({e})") from None
+        except UnidentifiedImageError:
+            # Pillow's words name only the file object we opened ("cannot identify image
+            # file <_io.BufferedReader name=3>"): say what the file is not instead.
+            raise ImageFileError(f"{what} {path} is not an image file (its content is no "
+                                 f"PNG, WebP, JPEG or other image format): {give}") from None
+        except (OSError, SyntaxError, ValueError):
+            raise ImageFileError(f"{what} {path} is a damaged image (its header does not "
+                                 f"parse): {give}") from None
         with im:
             w, h = im.size
             if w * h > max_pixels:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -25,6 +26,11 @@ from .util import atomic_write
 
 WEBP_MAX_SIDE = 16383
 PNG_MAX_SIDE = 65535
+# The least side of a usable cell, in pixels: the least cell_height the Sprite Sheet node
+# and a joblist accept (and `driver process`, whose own floor of 8 let --max-width 10 make a
+# walk of ten 1x1 cells, graded CLEAN). A strip that leaves a cell less than this, or cells
+# shrunk to fit max_width under this high, is refused: nothing a game can show is in it.
+MIN_CELL = 16
 
 
 class QCFlag(str, Enum):
@@ -152,6 +158,37 @@ class Sheet:
     @property
     def frame_names(self) -> list[str]:
         return [c.name for c in self.sources]
+
+
+def least_max_width(frames: int) -> int:
+    """The least max_width that leaves each of `frames` cells MIN_CELL px of the strip."""
+    return frames * MIN_CELL
+
+
+def max_width_problem(max_width: int, frames: int, action: str, option: str) -> str | None:
+    """Why a strip `max_width` px wide cannot hold `frames` usable cells, as the one line to
+    print (naming `option`, the setting as its user writes it), or None. Needs only the
+    recipe's frame count, so it is asked before any decode or generation."""
+    least = least_max_width(frames)
+    if max_width >= least:
+        return None
+    return (f"{option} {max_width} leaves {max(max_width, 0) // frames} px per cell for {action}'s "
+            f"{frames} frames; a cell needs at least {MIN_CELL} px: give {option} {least} "
+            "or more")
+
+
+def shrunk_cells_problem(sheet: Sheet, option: str) -> str | None:
+    """Cells that max_width shrank under MIN_CELL px high (a character wide for its height
+    gets them from a width max_width_problem lets through), as the one line naming a
+    max_width that keeps them MIN_CELL px high, or None. A shrunk cell is floor(H) px high,
+    H proportional to max_width, so scaling max_width by MIN_CELL / the height reached is
+    enough, and at most 1/height more than the least (7 % at 15 px)."""
+    w, h = sheet.cell_size
+    if sheet.shrunk_from is None or sheet.max_width is None or h >= MIN_CELL:
+        return None
+    need = max(math.ceil(sheet.max_width * MIN_CELL / h), least_max_width(sheet.frame_count))
+    return (f"{option} {sheet.max_width} shrinks the {sheet.action} cells to {w}x{h} px, "
+            f"under {MIN_CELL} px high: give {option} {need} or more")
 
 
 def strip(cells: list[np.ndarray]) -> np.ndarray:

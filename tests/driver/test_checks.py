@@ -48,6 +48,34 @@ def test_truncated_portrait_is_named_before_submission(tmp_path):
     assert not (tmp_path / "state").exists()  # nothing started, nothing submitted
 
 
+def test_a_max_width_too_narrow_for_the_sheets_is_one_line_before_submission(tmp_path):
+    """max_width 100 for idle (8 frames) and walk (10): both would get cells under 16 px
+    wide (the batch made them; a width of 10 made 1x1 cells). check and batch say so in one
+    line, for the action of most frames, with the width that does for every action; no
+    server was started."""
+    path = _joblist(tmp_path, actions=["idle", "walk"], max_width=100)
+    for verb, res in zip(("check", "batch"), _both(path, tmp_path), strict=True):
+        assert res.code == 1, res.err
+        lines = [line for line in res.err.splitlines() if "max_width" in line]
+        assert lines == [f"driver {verb}: {path}: max_width 100 leaves 10 px per cell for "
+                         "walk's 10 frames; a cell needs at least 16 px: give max_width 160 "
+                         "or more"], res.err
+        assert "Traceback" not in res.err
+    assert not (tmp_path / "state").exists()
+
+
+def test_a_joblist_takes_no_cell_height_under_the_least_usable_cell():
+    """The joblist's cell_height floor is core/sheet.py's MIN_CELL, written out so that
+    loading a joblist needs no numpy or Pillow."""
+    from annotated_types import Ge
+
+    from comfy_nodes.core.sheet import MIN_CELL
+    from driver.joblist import Joblist
+
+    floors = [m.ge for m in Joblist.model_fields["cell_height"].metadata if isinstance(m, Ge)]
+    assert floors == [MIN_CELL]
+
+
 def test_roster_wording_mismatch_names_both_sides(tmp_path):
     """The roster and the wording table must match exactly; both sides are named."""
     path = _joblist(tmp_path, wording={"hero": "h", "bandit": "x"})

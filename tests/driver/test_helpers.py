@@ -110,9 +110,13 @@ def test_an_http_error_is_one_line_naming_the_url_and_what_to_do():
     finally:
         server.shutdown()
         server.server_close()
+    port = free_port()
     with pytest.raises(requests.ConnectionError) as e:
-        requests.get(f"http://127.0.0.1:{free_port()}/", timeout=5)
-    line = os_error_line(e.value)
-    assert line.startswith("the ComfyUI server cannot be reached (") and "None" not in line
+        requests.get(f"http://127.0.0.1:{port}/object_info", timeout=5)
+    # said "the ComfyUI server cannot be reached (HTTPConnectionPool(host='127.0.0.1',
+    # port=P): Max retries exceeded with url: /object_info (Caused by NewConnectionError(...
+    assert os_error_line(e.value) == (
+        f"http://127.0.0.1:{port}/object_info refused the connection: is ComfyUI running? "
+        "(`comfy_service status`)")
     assert os_error_line(OSError(28, "No space left on device", "out/x.webp")) == (
         "No space left on device: out/x.webp")

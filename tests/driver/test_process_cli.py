@@ -95,6 +95,22 @@ def test_process_imports_only_what_it_needs(tmp_path):
     ("recipe_nan", "action 'walk', fps: Input should be a finite number"),
     ("name_bytes", "is 256 bytes in UTF-8"),
     ("name_not_utf8", "--name '\\udcff\\udcfe' is not valid UTF-8 text"),
+    # --max-width 10 made a walk of ten 1x1 cells, graded CLEAN; 8 px cells passed too
+    ("max_width", "--max-width 10 leaves 1 px per cell for walk's 10 frames; a cell needs at "
+                  "least 16 px: give --max-width 160 or more"),
+    ("cell_height", "--cell-height 8 is under 16 px, the least usable cell: give 16 or more"),
+    ("clip_folder", "is a folder, not a video file: give the file itself"),  # "not an image"
+    # said "not a readable image (cannot identify image file <_io.BufferedReader name=3>)"
+    ("portrait_text", "is not an image file (its content is no PNG, WebP, JPEG or other image "
+                      "format): give the character's portrait as a PNG or WebP with a "
+                      "transparent background"),
+    ("portrait_cut", "is cut short or damaged (its pixels do not decode): re-export it as PNG "
+                     "or WebP with a transparent background"),
+    # said "<path> is fully transparent: nothing to place", naming no portrait and no fix
+    ("portrait_clear", "is fully transparent (no pixel is visible): give the character's "
+                       "portrait, opaque on a transparent background"),
+    ("portrait_1x1", "has no transparent background (alpha is opaque everywhere): export it "
+                     "with the background removed"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     """Each bad input: exit 1, one line naming the thing, no traceback, no file written."""
@@ -151,6 +167,27 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         extra = ["--name", "😀" * 64]
     elif case == "name_not_utf8":  # $'\xff\xfe' from a shell
         extra = ["--name", b"\xff\xfe".decode("utf-8", "surrogateescape")]
+    elif case == "max_width":
+        extra = ["--max-width", "10"]
+    elif case == "cell_height":
+        extra = ["--cell-height", "8"]
+    elif case == "clip_folder":
+        clip = tmp_path / "clips"
+        clip.mkdir()
+        needle = f"clip {clip} {needle}"
+    elif case.startswith("portrait_"):
+        portrait = tmp_path / "hero.png"
+        if case == "portrait_text":
+            portrait.write_text("hello, I am not a PNG\n")
+        elif case == "portrait_cut":
+            noise = np.random.default_rng(0).integers(0, 256, (64, 64, 4), np.uint8)
+            Image.fromarray(noise, "RGBA").save(portrait)
+            portrait.write_bytes(portrait.read_bytes()[:4000])
+        else:
+            Image.new("RGBA", (20, 12) if case == "portrait_clear" else (1, 1),
+                      (255, 0, 0, 0 if case == "portrait_clear" else 255)).save(portrait)
+        extra = ["--portrait", str(portrait)]
+        needle = f"portrait {portrait} {needle}"
     res = run_cli("driver", "process", str(clip), "--action", action, "--out", str(out), *extra)
     assert res.code == 1
     assert needle in res.err and "Traceback" not in res.err
@@ -262,3 +299,78 @@ def test_an_empty_path_flag_is_refused_not_the_current_folder(tmp_path, case):
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == f"driver {args[0]}: {line}\n"
     assert list(cwd.iterdir()) == []
+
+
+def test_a_max_width_that_shrinks_cells_under_16_px_names_one_that_works(tmp_path):
+    """A width that leaves each cell 16 px of the strip can still shrink a character wide
+    for its height (this wolf's cells are 1.8 times as wide as high) under 16 px high: one
+    line naming a --max-width that works, nothing written; that width then makes cells at
+    least 16 px high (96 made 15x8 cells, graded and written)."""
+    clip = REPO / "tests" / "clips" / "hurt_wolf_tail_raised.mp4"
+    args = ["process", str(clip), "--action", "hurt", "--out", str(tmp_path / "o")]
+    res = run_cli("driver", *args, "--max-width", "96")
+    assert res.code == 1, res.err
+    assert res.err == ("driver process: --max-width 96 shrinks the hurt cells to 15x8 px, "
+                       "under 16 px high: give --max-width 192 or more\n")
+    assert not (tmp_path / "o").exists()
+    res = run_cli("driver", *args, "--max-width", "192", "--json")
+    assert res.code == 0, res.err
+    size = json.loads(res.out)["size"]
+    assert size["w"] <= 192 and size["h"] >= 16
+
+
+# Sends this process a real SIGINT (what Ctrl-C sends) as `driver process` enters the
+# function named, then runs the driver's main as `python -m driver` does.
+CTRL_C_AT = """
+import os, signal, sys
+import driver.process as where
+signal.signal(signal.SIGINT, signal.default_int_handler)
+name = sys.argv[1]
+real = getattr(where, name)
+def hooked(*a, **k):
+    os.kill(os.getpid(), signal.SIGINT)
+    return real(*a, **k)
+setattr(where, name, hooked)
+from driver.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("at, line", [
+    ("decode", "driver process: interrupted; nothing was written\n"),
+    ("write_sheet", "driver process: interrupted while writing the sheet into {out}: some of "
+                    "its files may be missing (any it replaced are under "
+                    "{out}/_actions_old); run it again\n")])
+def test_ctrl_c_during_process_says_what_was_written(tmp_path, at, line):
+    """Ctrl-C in `driver process` said "state is saved, run again to resume", the batch's
+    words: process keeps no state. Before the sheet is written it says nothing was; while
+    it is written, that files may be missing and where replaced ones went. Exit 130."""
+    out = tmp_path / "o"
+    proc = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AT, at, "process", str(fixture("walk").path),
+         "--action", "walk", "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr == line.format(out=out)
+    if at == "decode":
+        assert not out.exists()
+
+
+def test_ctrl_c_while_the_driver_loads_is_one_line():
+    """A Ctrl-C in the first few tenths of a second (Python importing numpy, OpenCV, PyAV)
+    printed a KeyboardInterrupt traceback: one line now, exit 130. The SIGINT is sent as
+    `python -m driver` imports driver.cli."""
+    probe = """
+import importlib.abc, os, runpy, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+class AtCli(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "driver.cli":
+            os.kill(os.getpid(), signal.SIGINT)
+sys.meta_path.insert(0, AtCli())
+sys.argv = ["driver", "check", "nothing.yaml"]
+runpy.run_module("driver", run_name="__main__")
+"""
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 130 and proc.stderr == "driver: interrupted; nothing was written\n"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import http.server
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -27,6 +29,71 @@ def test_bad_input_is_one_clear_line(args, code, needle, tmp_path):
     assert res.code == code, res.err
     assert needle in res.err
     assert "Traceback" not in res.err
+
+
+class _OtherProgram(http.server.BaseHTTPRequestHandler):
+    """Another program on ComfyUI's port: every GET answered with an HTML page (`html`), or
+    with 404 (`404`)."""
+
+    kind = "html"
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        if self.kind == "404":
+            self.send_error(404)
+            return
+        body = b"<html><body>my own web app</body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):  # quiet
+        pass
+
+
+NOT_COMFYUI = ("what listens there may not be ComfyUI (`comfy_service status` says whose the "
+               "port is)")
+
+
+@pytest.mark.parametrize("verb, kind, code, line", [
+    # was "(http://127.0.0.1:P did not answer /queue: ConnectionError)" after the same URL
+    ("idle", None, Exit.UNKNOWN, "unknown: {url} refused the connection (asked /queue)"),
+    # was "({url}/queue ... 404 Client Error: Not Found for url: {url}/queue)"
+    ("idle", "404", Exit.UNKNOWN, "unknown: {url}/queue answered 404 Not Found: " + NOT_COMFYUI),
+    # was "unknown: ... (Expecting value: line 1 column 1 (char 0))"
+    ("idle", "html", Exit.UNKNOWN, "unknown: {url}/queue answered with a page that is not "
+                                   "ComfyUI's JSON: " + NOT_COMFYUI),
+    ("free", None, Exit.NOT_RUNNING, "cannot free: {url} refused the connection (asked "
+                                     "/system_stats)"),
+    # was "404 Client Error: Not Found for url: {url}/system_stats"
+    ("free", "404", Exit.ERROR, "{url}/system_stats answered 404 Not Found: " + NOT_COMFYUI),
+    # was exit 8 (a bad setting of the user's) "Expecting value: line 1 column 1 (char 0)"
+    ("free", "html", Exit.ERROR, "{url}/system_stats answered with a page that is not "
+                                 "ComfyUI's JSON: " + NOT_COMFYUI),
+])
+def test_a_port_without_comfyui_is_named_with_its_url_and_why(tmp_path, verb, kind, code,
+                                                                line):
+    """idle and free against a port where nothing listens, or where another program answers
+    with 404 or an HTML page: one line naming the URL and what was wrong in our words
+    (requests' quoted urllib3 or a JSON parser's position), and what to do."""
+    server = None
+    if kind is None:
+        port = free_port()
+    else:
+        handler = type("Handler", (_OtherProgram,), {"kind": kind})
+        server = http.server.HTTPServer(("127.0.0.1", 0), handler)
+        port = server.server_address[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        res = run_cli("service", verb, "--port", str(port), "--state-dir", str(tmp_path),
+                      timeout=60)
+    finally:
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+    assert res.code == code, res.err
+    assert res.err == f"comfy_service: {line.format(url=f'http://127.0.0.1:{port}')}\n"
 
 
 def test_unknown_key_in_config_file_names_file_and_key(tmp_path):

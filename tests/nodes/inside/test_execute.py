@@ -232,6 +232,22 @@ def test_loop_window_runs_as_an_output_and_messages_name_the_node():
                             "upload it, or connect Load Image.")
 
 
+def test_sprite_sheet_refuses_a_max_width_too_narrow_for_its_cells(output_dir):
+    """max_width 64 (the input's minimum) left a walk's 10 cells 6 px each: refused at
+    validation when sheet_frames is a constant, and by execute (a linked sheet_frames is
+    not known at validation), in one sentence naming the width that does; nothing saved."""
+    line = ("Sprite Sheet: max_width 64 leaves 6 px per cell for walk's 10 frames; a cell "
+            "needs at least 16 px: give max_width 160 or more.")
+    check = nodes_sprite.SpriteSheet.validate_inputs
+    assert check(action="walk", sheet_frames=0, max_width=64) == line
+    assert check(action="walk", sheet_frames=4, max_width=64) is True  # 16 px each
+    assert check(action="walk", sheet_frames=None, max_width=64) is True  # linked
+    with pytest.raises(ValueError) as e:
+        nodes_sprite.SpriteSheet.execute(_clip_tensor(), "hero", "walk", 0, 0.0, 24.0, 120, 64)
+    assert str(e.value) == line
+    assert not (output_dir / "h3sprite").exists()
+
+
 def test_sprite_sheet_writes_every_format(output_dir):
     """formats=all, image_format=png: PNG strip, TexturePacker and Aseprite JSON, Godot
     .tres and per-cell PNGs, all under one fresh numbered stem."""
