@@ -13,6 +13,10 @@ enters clean_t times -s / (1 - s): it alternates in sign and dies away (0.54x a 
 35 %), and the recursion is started LEAD_IN frames before the first it must give. The
 clip's own noise comes out 1 / sqrt(1 - 2s) as strong (1.8x at 35 %), in the trail only.
 
+Where the ghost blends the previous frame as shown (frame_t = (1 - s) clean_t + s frame_t-1,
+each pose living on at s^k: `qc.ghosting` tells it by what the frame before the previous
+one leaves), one step undoes it: clean_t = (frame_t - s frame_t-1) / (1 - s).
+
 Only pixels the clean frame shows as backdrop, and the character's rim within TRAIL_REACH
 of them, take it: the trail. Elsewhere the frame is kept as it came, since not every ghost
 blends the whole frame: one generator drew its ghost behind the current pose (the pose
@@ -46,7 +50,7 @@ _REACH = np.ones((2 * TRAIL_REACH + 1,) * 2, np.uint8)
 
 
 def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
-              key: KeyModel) -> dict[int, np.ndarray]:
+              key: KeyModel, recursive: bool = False) -> dict[int, np.ndarray]:
     """The frames (uint8 RGB) of `frames` (N, H, W, 3) at `indices`, with the ghost's trail
     (pixels whose clean colour is backdrop, and TRAIL_REACH px round them) taken from the
     clean frames: `key` at the frames' size (`KeyModel.sized`). The frames from LEAD_IN
@@ -54,8 +58,19 @@ def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
     window nearer the clip's start than that starts at frame 0, taken as clean (an H3
     clip's first frame is the user's canvas, which the model has not yet ghosted). The
     result holds one frame per index: as many as the sheet has cells, beside the clip's
-    own full-resolution frames (28 MB at 720p for 10 cells)."""
+    own full-resolution frames (28 MB at 720p for 10 cells). A recursive ghost (a blend of
+    the previous frame as shown: frame_t = (1 - s) clean_t + s frame_t-1) is undone from
+    each frame and the one before it as it came, with no recursion to start."""
     wanted = set(indices)
+    if recursive:
+        out = {}
+        for t in wanted:
+            before = frames[max(t - 1, 0)].astype(np.float32)
+            clean = np.clip((frames[t].astype(np.float32) - share * before) / (1 - share),
+                            0, 255)
+            out[t] = np.where(_trail(clean, key.at(t).plate, key.threshold)[..., None],
+                              (clean + 0.5).astype(np.uint8), frames[t])
+        return out
     start = max(0, min(wanted) - LEAD_IN)
     clean = frames[start].astype(np.float32)
     out = {start: frames[start]} if start in wanted else {}

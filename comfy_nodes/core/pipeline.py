@@ -357,7 +357,8 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         made = list(pool.map(make_cell, range(len(win.indices)), win.indices))
         an = judging.result()
         if an.ghost_share:
-            clean = ghost.unghosted(frames, win.indices, an.ghost_share, key)
+            clean = ghost.unghosted(frames, win.indices, an.ghost_share, key,
+                                    an.ghosting.recursive)
             made = list(pool.map(functools.partial(make_cell, clean=clean),
                                  range(len(win.indices)), win.indices))
     flags, motion = an.qc, an.motion

@@ -135,6 +135,15 @@ SMEAR_ABOVE = 0.003
 # flags (trial 25's nearest-neighbour cat 0.0013, undone at 0.34 its IoU fell 0.993 ->
 # 0.970; trial 33's breathing knight 0): those keep their frames as they came.
 COPIES_SHARE = 0.01
+# A ghost blends the previous frame as shown (recursive: each pose lives on, fading by the
+# share a frame) where the frame before the previous one still shows, in pixels only it
+# held, more than this part of the share its copies imply squared; a blend of the previous
+# clean pose leaves nothing there. Measured (echo against the copies' ratio squared): the
+# recursive ghosts of trials 34 and 38 0.075 against 0.073 and 0.096 against 0.106, the
+# fixture's 45 % walk 0.223; the ghosts of the clean pose of trials 17-37 -0.058..0.034
+# against 0.09-0.45 (and trial 15's, of two frames back as well, 0.067 against 0.13: read
+# recursive, edge +2.5 -> +1.5).
+ECHO_PART = 0.5
 # A pixel nearer the plate than this many key thresholds is no solid character (where
 # SMEAR reads faint copies, and core/ghost.py's trail).
 NOT_SOLID = 2.5
@@ -380,9 +389,15 @@ class Ghosting:
     # The densest cluster of faint copies in pixels only the previous frame showed (see
     # `ghosting`), as a share of the character's area (its median over the clip).
     copies: float
-    # The share of the previous clean frame blended into each, read off that cluster (0.0
-    # where there is none).
+    # The share of the previous frame blended into each, read off that cluster (0.0 where
+    # there is none): of the previous clean pose, or where `recursive`, of the previous
+    # frame as shown.
     share: float
+    # The median share of the frame before the previous one in pixels only it showed (see
+    # `ghosting`): about share^2 where the ghost blends the previous frame as shown,
+    # 0 where it blends the previous clean pose.
+    echo: float = 0.0
+    recursive: bool = False
 
     @property
     def undo_share(self) -> float:
@@ -408,10 +423,11 @@ def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
     in pixels only the previous frame showed, and the share they cluster at."""
     if len(small) < 3:
         return NO_GHOSTING
-    behind, ahead, left = [], [], []
-    # Frame by frame, three at a time: no float copy of the clip.
+    behind, ahead, left, echoes = [], [], [], []
+    # Frame by frame, four at a time: no float copy of the clip.
     plate, next_plate = key.at(0).plate, key.at(1).plate  # each frame's: a floor's rows
     prev = small[0].astype(np.float32) - plate
+    older = prev
     cur = small[1].astype(np.float32) - next_plate
     for t in range(1, len(small) - 1):
         plate, next_plate = next_plate, key.at(t + 1).plate
@@ -431,16 +447,30 @@ def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
                 # previous frame is no ghost's share of it).
                 fresh = was & ~will & ~now & ~(masks[t - 2] > 0)
                 left.append(_faint_shares(cur, prev, fresh, key))
-        prev, cur = cur, nxt
+                # Pixels only the frame before the previous one showed, solid there: what
+                # of it this frame still holds, by projection (a faint share is lost in
+                # noise for _faint_shares' test of direction).
+                gone = (masks[t - 2] > 0) & ~was & ~now & ~will
+                b = older[gone]
+                solid = np.sqrt(norm2(b)) > 2 * key.threshold
+                echoes.append(dot(cur[gone][solid], b[solid]) / norm2(b[solid]))
+        older, prev, cur = prev, cur, nxt
     if not behind:
         return NO_GHOSTING
     score = max(0.0, float(median(behind) - median(ahead)))
     pooled = np.concatenate(left) if left else np.zeros(0, np.float32)
     copies = densest_cluster(pooled, SMEAR_WINDOW) / max(float(median(masks.sum((1, 2)))), 1.0)
     # A pixel only the previous frame showed holds `share` of the character where that
-    # frame, itself ghosted, held 1 - share: the copies read share / (1 - share) of it.
+    # frame, itself ghosted, held 1 - share: the copies read share / (1 - share) of it. A
+    # recursive ghost holds `share` of the previous frame as shown: the copies read it.
     ratio = cluster_centre(pooled, SMEAR_WINDOW)
-    return Ghosting(score, copies, ratio / (1 + ratio))
+    pooled_echo = np.concatenate(echoes) if echoes else np.zeros(0, np.float32)
+    echo = float(median(pooled_echo)) if len(pooled_echo) else 0.0
+    recursive = bool(ratio) and echo > ECHO_PART * ratio * ratio
+    # A recursive ghost's copies read it high where few are fresh (a slow walk's are
+    # mostly the soft rim's: 0.67 for 45 %); the echo reads its square.
+    share = min(ratio, float(np.sqrt(echo))) if recursive else ratio / (1 + ratio)
+    return Ghosting(score, copies, share, echo, recursive)
 
 
 def _faint_shares(cur: np.ndarray, other: np.ndarray, where: np.ndarray,

@@ -114,8 +114,51 @@ def test_the_share_is_read_from_the_copies_only_the_previous_frame_showed():
     read = qc.ghosting(small, masks, _key(12, shifts=False))
     assert abs(read.share - 0.3) <= 0.02, read
     assert read.score > qc.SMEAR_ABOVE and read.undo_share == read.share, read
+    assert not read.recursive and abs(read.echo) < 0.01, read
     clean8 = np.round(clean).astype(np.uint8)
     assert qc.ghosting(clean8, masks, _key(12, shifts=False)) == qc.NO_GHOSTING
+
+
+def _recursive(clean: np.ndarray, share: float) -> np.ndarray:
+    """Each frame blends `share` of the previous frame as shown (frame 0 as it is)."""
+    frames = clean.copy()
+    for t in range(1, len(clean)):
+        frames[t] = (1 - share) * clean[t] + share * frames[t - 1]
+    return np.round(frames).astype(np.uint8)
+
+
+@pytest.mark.parametrize("share", [0.25, 0.35, 0.45])
+def test_a_ghost_of_the_frame_as_shown_is_told_from_one_of_the_clean_pose(share):
+    """The sleeve's square ghosted recursively (each frame blends `share` of the previous
+    frame as shown, so each pose lives on at share^k): pixels only the frame before the
+    previous one showed still hold share^2 of it (the echo), where a blend of the clean
+    pose leaves none; it is read as recursive, at its share within 0.02."""
+    clean, masks = _poses(14, 12, shifts=False, colour=SLEEVE, top=0)
+    read = qc.ghosting(_recursive(clean, share), masks, _key(12, shifts=False))
+    assert read.recursive, read
+    assert abs(read.share - share) <= 0.02, read
+    assert abs(read.echo - share * share) <= 0.02, read
+
+
+@settings(max_examples=20, deadline=None)
+@given(share=st.floats(0.15, 0.45), step=st.integers(3, 2 * SIDE))
+def test_a_recursive_ghosts_trail_is_backdrop_again(share, step):
+    """Undone as recursive, from each frame and the one before it as it came, the trail of
+    a recursive ghost is the frame's plate within the rounding the one-step inverse
+    carries (0.5 (1 + share) / (1 - share), and the result's 0.5); the square's inside is
+    kept as it came. Undone as a blend of the clean pose instead, the trail keeps the
+    older poses' share^2 (undone so, this fails)."""
+    clean, _ = _poses(step)
+    frames = _recursive(clean, share)
+    want = range(2, N)
+    got = ghost.unghosted(frames, want, share, _key(), recursive=True)
+    tolerance = 0.5 * (1 + share) / (1 - share) + 0.5
+    for t in want:
+        plate = PLATE + SHIFTS[t % 2]
+        backdrop = (clean[t] == plate).all(-1)
+        trail = (clean[t - 1] != clean[t]).any(-1) & backdrop
+        assert trail.any()
+        assert np.abs(got[t][trail] - plate).max() <= tolerance
 
 
 RUN = footage.Spec(action="run", seed=102)
