@@ -93,6 +93,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import snap
+from .align import EMPTY_BELOW
 from .backdrop import KeyModel, colour_distance
 from .channels import dot, norm2, spread
 from .quantiles import median
@@ -170,9 +171,10 @@ def noise(masks: np.ndarray, backdrop_share: float, largest_share: list[float]) 
     h, w = masks.shape[1:]
     totals = masks.sum(axis=(1, 2))
     n = len(masks)
-    empty = int((totals < 8).sum())
+    empty = int((totals < EMPTY_BELOW).sum())
     covering = int((totals > 0.85 * h * w).sum())
-    scattered = sum(1 for t, s in zip(totals, largest_share, strict=True) if t >= 8 and s < 0.6)
+    scattered = sum(1 for t, s in zip(totals, largest_share, strict=True)
+                    if t >= EMPTY_BELOW and s < 0.6)
     return empty > n / 2 or scattered > n / 3 or covering > n / 3
 
 
