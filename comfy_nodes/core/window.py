@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from .align import Alignment
+from .channels import spread
 from .quantiles import percentile
 
 FEATURE_SIDE = 48
@@ -198,8 +199,7 @@ class CellCheck:
         1.5 %). STATIC_BELOW, 0.1, lies between."""
         c = cells.shape[1]
         held = self.present[cells].all(axis=1)
-        spread_out = np.unique(np.linspace(0, c - 1, min(c, MOTION_CELLS)).round().astype(int))
-        judged = cells[:, spread_out]
+        judged = cells[:, spread(0, c - 1, MOTION_CELLS)]
         apart = self.steady[judged[:, :, None], judged[:, None, :]].max(axis=(1, 2))
         moves = apart >= self.moving_at
         return np.where(~held, Shortfall.EMPTY,
@@ -292,9 +292,9 @@ def loop_window(dist: np.ndarray, count: int, nominal_span: int, still: int,
     best = None
     if len(costs):
         lacks, empties = np.empty(len(costs), int), np.empty(len(costs), int)
-        for span in np.unique(spans):
+        for span in sorted(set(spans.tolist())):  # (np.unique imports numpy.ma)
             of_span = spans == span
-            cells = starts[of_span, None] + np.array(_sample_loop(0, int(span), count))
+            cells = starts[of_span, None] + np.array(_sample_loop(0, span, count))
             lacks[of_span] = check.shortfalls(cells)
             empties[of_span] = (~check.present[cells]).sum(axis=1)
         # Only the windows that lack least are candidates: a held pose or an empty stretch
