@@ -262,3 +262,18 @@ def test_an_empty_path_flag_is_refused_not_the_current_folder(tmp_path, case):
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == f"driver {args[0]}: {line}\n"
     assert list(cwd.iterdir()) == []
+
+
+def test_a_loop_without_a_grade_says_so(tmp_path):
+    """A clip of screen alone (the character drawn wholly below the frame) is NOISE, and
+    its loop has no grade (cells that hold nothing): the text says "loop not graded", not
+    "loop None (None)", and --json gives null for both the grade and the score."""
+    from tests import footage
+
+    clip = footage.make("screen_only", footage.Spec(feet_y=2.5)).path
+    args = ["process", str(clip), "--action", "walk", "--out", str(tmp_path)]
+    res = run_cli("driver", *args)
+    assert res.code == 0, res.err
+    assert "loop not graded, QC NOISE)" in res.out, res.out
+    info = json.loads(run_cli("driver", *args, "--json").out)
+    assert (info["loop_grade"], info["loop_score"], info["qc"]) == (None, None, ["NOISE"])
