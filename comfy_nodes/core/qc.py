@@ -12,7 +12,8 @@ Flags are facts about the clip, not errors: the sheet is still written.
   ~25%, a still clip with noise and H.264 ~5%. Or the sheet's cells do not move: no two
   differ by 10% of that signal (each frame averaged with its two neighbours first:
   window.steady_distances), where the clip offers no window whose cells do (it moves
-  only outside the frames the sheet may use, or too briefly to hold a window).
+  only after the frames the sheet may use, or too slowly for any window's cells to lie
+  10% apart).
 - CROPPED: in a sheet frame, the character touches the canvas edge (more than 1% of an
   edge's length of character pixels in its outermost row or column), or is not in it at
   all (fewer than align.EMPTY_BELOW pixels: it has left the frame), where the clip offers

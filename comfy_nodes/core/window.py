@@ -194,9 +194,9 @@ class CellCheck:
 
         Measured as a share of STATIC's signal (qc.signal), on the windows chosen for the
         445 clips of trials 12-37 and the footage fixtures (loops and one-shots): the
-        still clips' hold no two cells 0.044 apart (a still picture under fresh noise and
-        H.264); every other holds two at least 0.133 apart (a real-art idle breathing
-        1.5 %). STATIC_BELOW, 0.1, lies between."""
+        still clips' hold no two cells more than 0.044 apart (a still picture under fresh
+        noise and H.264); every other holds two at least 0.133 apart (a real-art idle
+        breathing 1.5 %). STATIC_BELOW, 0.1, lies between."""
         c = cells.shape[1]
         held = self.present[cells].all(axis=1)
         judged = cells[:, spread(0, c - 1, MOTION_CELLS)]

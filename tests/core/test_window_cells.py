@@ -31,8 +31,8 @@ def test_a_clip_that_freezes_for_1_5_s_loops_on_moving_frames(action, at, tmp_pa
 
 
 def test_a_character_that_walks_out_of_the_frame_is_in_every_cell():
-    """A walk drifting 8 px a frame to the right, cut by the frame's edge from about frame
-    20 and gone from frame 40 on (the tester's clip left at 8 and 10 px a frame): every cell
+    """A walk drifting 8 px a frame to the right, cut by the frame's edge from frame 19 and
+    gone from frame 35 on (the tester's clip left at 8 and 10 px a frame): every cell
     of the sheet holds the character, and the sheet is CROPPED (its last cells touch the
     edge). Before, the window was 18 frames of empty screen: a strip whose every alpha was
     0, graded CLEAN, no flag."""
@@ -44,7 +44,7 @@ def test_a_character_that_walks_out_of_the_frame_is_in_every_cell():
 
 
 def test_a_character_gone_before_any_window_ends_is_flagged_not_graded(tmp_path):
-    """Drifting 20 px a frame, the character has left by frame 16, before the shortest
+    """Drifting 20 px a frame, the character has left by frame 14, before the shortest
     loop window (18 frames) ends: every window has empty cells. The one taken has the
     fewest (2 of 10), the clip is NOISE (absent from most frames) and the loop is not
     graded. Before: 10 empty cells, CLEAN."""
