@@ -48,9 +48,11 @@ def main(argv: list[str] | None = None) -> int:
         ok = flags_ok and (r.ok() or not judged)
         failed += not ok
         verdict = ("ok" if ok else "FAIL") + ("" if judged else " (flag case: colour not judged)")
+        # A loop without a grade (cells that lack the character or do not move) is no "once".
+        loop = r.loop_grade or ("-" if r.meta["meta"]["animation"]["loop"] else "once")
         print(f"{name:<26} {r.mean('iou'):5.3f} {r.mean('holes') * 100:5.1f}% "
               f"{r.mean('edge_excess'):+6.1f} {r.mean('interior_error'):6.1f} "
-              f"{r.feet_jitter:5.2f} {r.loop_grade or 'once':<6} {r.seconds / dec:5.2f}  "
+              f"{r.feet_jitter:5.2f} {loop:<6} {r.seconds / dec:5.2f}  "
               f"{','.join(r.flags) or '-'} ({','.join(sorted(want)) or '-'})  {verdict}")
         cv2.imwrite(str(OUT / f"{name}.png"), cv2.cvtColor(r.panel, cv2.COLOR_RGB2BGR))
     print(f"panels in {OUT}/ (ours | truth on magenta, ours | truth on white)")

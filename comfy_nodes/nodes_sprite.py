@@ -16,6 +16,7 @@ from .core.export import texturepacker
 from .core.names import safe_name
 from .core.recipes import DEFAULT_RECIPES, Recipe
 from .core.reference import Reference, portrait_reference
+from .core.sheet import grade_label
 from .core.video import Clip
 from .nodes_greenscreen import portrait_from_image
 from .schema import PACK, PREFIX, raise_for_user, schema, speaks_as
@@ -76,7 +77,7 @@ def _recipe(action: str, sheet_frames: int, sheet_fps: float) -> Recipe:
 def _grade_text(anim: dict) -> str:
     """'loop CLEAN (seam 0.03) · QC: no flags': what Loop Window and Sprite Sheet show."""
     grade = (f"loop {anim['loop_grade']} (seam {float(anim['loop_score']):.2f})"
-             if anim.get("loop_grade") else "one-shot")
+             if anim.get("loop_grade") else grade_label(anim["loop"], None))
     return f"{grade} · QC: " + (" ".join(anim["qc"]) if anim["qc"] else "no flags")
 
 
@@ -139,7 +140,9 @@ class SpriteLoopWindow(io.ComfyNode):
             outputs=[io.Image.Output("window", tooltip="The chosen clip frames, in order"),
                      io.String.Output("indices", tooltip="JSON list of clip frame indices"),
                      io.Float.Output("loop_score", tooltip="-1 for one-shot actions"),
-                     io.String.Output("grade")],
+                     io.String.Output("grade", tooltip="CLEAN, OK or WEAK; ONE-SHOT for "
+                                      "one-shot actions; NOT GRADED for a loop whose frames "
+                                      "lack the character or do not move (see its QC flags)")],
         )
 
     @classmethod
@@ -150,13 +153,15 @@ class SpriteLoopWindow(io.ComfyNode):
         # portrait's colours: a near-key skin kept, a contact shadow dropped).
         reference = _reference("Sprite Loop Window", portrait, portrait_mask)
         arr = image_to_uint8(frames)[..., :3]
-        an = pipeline.analyse(Clip(arr, clip_fps), _recipe(action, sheet_frames, sheet_fps),
-                              reference)
+        recipe = _recipe(action, sheet_frames, sheet_fps)
+        an = pipeline.analyse(Clip(arr, clip_fps), recipe, reference)
         win = an.window
-        anim = {"loop_grade": win.loop_grade, "loop_score": win.loop_score, "qc": an.qc}
+        anim = {"loop": recipe.loop, "loop_grade": win.loop_grade,
+                "loop_score": win.loop_score, "qc": an.qc}
         return io.NodeOutput(uint8_to_image(arr[win.indices]), json.dumps(win.indices),
                              -1.0 if win.loop_score is None else float(win.loop_score),
-                             win.loop_grade or "ONE-SHOT", ui=ui.PreviewText(_grade_text(anim)))
+                             grade_label(recipe.loop, win.loop_grade).upper(),
+                             ui=ui.PreviewText(_grade_text(anim)))
 
 
 class SpriteSheet(io.ComfyNode):

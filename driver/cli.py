@@ -135,7 +135,8 @@ def _print_processed(args: argparse.Namespace, done: Processed) -> None:
             "backup": str(written.backup) if written.backup else None,
             "timings": sheet.timings}))
     else:
-        grade = f", loop {sheet.loop_grade} ({sheet.loop_score})" if sheet.loop else ""
+        grade = (f", loop {sheet.loop_grade} ({sheet.loop_score})" if sheet.loop_grade else
+                 ", loop not graded" if sheet.loop else "")
         flags = ", QC " + " ".join(sheet.qc) if sheet.qc else ""
         print(f"wrote {written.image} ({sheet.frame_count} frames @ {sheet.fps:g} fps, "
               f"{sheet.size[0]}x{sheet.size[1]}{grade}{flags})")

@@ -9,7 +9,7 @@ import threading
 import time
 
 from comfy_nodes.core import pipeline
-from comfy_nodes.core.sheet import shrunk_cells_problem
+from comfy_nodes.core.sheet import grade_label, shrunk_cells_problem
 from comfy_nodes.core.video import Clip
 from driver import actions as actions_mod
 from driver import disk
@@ -71,7 +71,7 @@ class Post:
                                                   for f, p in written.files.items()}},
                                meta=gen.meta())
                 self.write_actions()
-            grade = res.loop_grade or "one-shot"
+            grade = grade_label(res.loop, res.loop_grade)
             flags = " ".join(res.qc) or "-"
             gen_s = (f"{gen.seconds:.1f} s" if gen.seconds is not None else
                      "adopted after reconnecting" if gen.adopted else "reused")

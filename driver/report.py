@@ -12,6 +12,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from comfy_nodes.core.sheet import grade_label
 from driver.exitcodes import Exit
 from driver.joblist_load import Loaded
 from driver.store import Status, Store
@@ -126,7 +127,8 @@ def status_rows(loaded: Loaded, store: Store) -> list[dict[str, Any]]:
             sheet = loaded.sheet_json(cid, action) if row and row.outputs.get("json") else None
             if sheet is not None and sheet.is_file():
                 anim = json.loads(sheet.read_text())["meta"]["animation"]
-                entry.update(grade=anim["loop_grade"] or "one-shot", qc=anim["qc"])
+                entry.update(grade=grade_label(anim["loop"], anim["loop_grade"]),
+                             qc=anim["qc"])
             rows.append(entry)
     return rows
 

@@ -9,7 +9,8 @@ A drawn character (tests/synth.py) is filmed the way an image-to-video model ren
   soft contact shadow under the feet; optionally a studio floor darker than the wall
   (a cyclorama, as generated footage often draws), whose horizon moves with the camera;
 - motion blur (sub-frame renders averaged over half a frame), ghosting (a share of the
-  previous frame blended in), a turn that lasts, letterbox bars;
+  previous frame blended in), a turn that lasts, a freeze (one frame repeated), letterbox
+  bars;
 - optionally the first frame as the user's flat canvas (the key's pure hue, #00FF00),
   the screen settling to the model's own over a few frames, bars drawn from frame 1 on;
 - art styles: flat, shaded (rim-darkened, lit from the upper left, textured), outlined
@@ -88,6 +89,10 @@ class Spec:
     zoom: float = 0.0
     vfr: bool = False  # frame times jitter (a variable-frame-rate file)
     static: bool = False  # one still picture, fresh noise per frame
+    # (at, frames): the clip freezes: frame `at` is repeated, pixel for pixel, `frames`
+    # times (a model that froze; a timestamp gap a decoder fills with copies), then the
+    # action goes on where it stopped.
+    hold: tuple[int, int] = (0, 0)
     sprite: str | None = None  # real art: a folder of tests/art/kenney/ (walk or idle)
     portrait_palette: str | None = None  # the portrait's, where the model drew another
     seed: int = 0
@@ -217,6 +222,8 @@ def _render(spec: Spec, char: synth.Character, i: int) -> np.ndarray:
     """The character at frame i, motion-blurred over spec.shutter frames when spec.blur:
     3 sub-frames over the default half frame; a wider shutter takes 12 a frame, so that a
     thin limb's steps between them stay narrower than the limb."""
+    at, held = spec.hold
+    i = i if i <= at else max(at, i - held)  # a freeze shows frame `at` again
     w, h = spec.size
     subframes = 3 if spec.shutter <= 0.5 else 1 + 2 * math.ceil(6 * spec.shutter)
     offsets = (tuple(float(o) for o in np.linspace(-spec.shutter / 2, spec.shutter / 2, subframes))
@@ -327,7 +334,11 @@ def film(spec: Spec) -> np.ndarray:
     pad = int(spec.wrap_px * 2) + 4
     # The flat canvas of frame 0 (canvas_frames): the key's pure hue, #00FF00 on green.
     canvas = np.where(np.arange(3) == int(np.argmax(spec.key)), 255.0, 0.0).astype(np.float32)
+    at, held = spec.hold
     for i in range(n):
+        if at < i <= at + held:
+            out[i] = out[at]
+            continue
         rgba = _render(spec, char, 0 if spec.static else i)
         if moving and spec.shadow:
             shadowed = plate * _contact_shadow(spec, i)[..., None]

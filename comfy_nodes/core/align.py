@@ -16,6 +16,10 @@ import numpy as np
 
 from .quantiles import median
 
+# A frame whose coarse mask holds fewer pixels than this holds no character: it has no
+# measures here, counts as empty for NOISE, and no sheet cell may show it (window.Shortfall).
+EMPTY_BELOW = 8
+
 
 @dataclass(frozen=True)
 class Measures:
@@ -50,7 +54,7 @@ def measure(masks: np.ndarray, scale: float) -> Measures:
     percentile row, top at the 0.5th, centre at the median column."""
     rows = masks.sum(axis=2, dtype=np.int64)
     cols = masks.sum(axis=1, dtype=np.int64)
-    empty = rows.sum(axis=1) < 8
+    empty = rows.sum(axis=1) < EMPTY_BELOW
     cx = _quantile_position(cols, 0.5) / scale
     base = _quantile_position(rows, 0.995) / scale
     top = _quantile_position(rows, 0.005) / scale

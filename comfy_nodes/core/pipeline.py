@@ -213,25 +213,34 @@ def _decide(clip: Clip, recipe: Recipe, palette: np.ndarray | None = None) -> _D
     m = min(n, len(frames))
     dist = feat.distances[:m, :m]
     still = window_mod.still_opening(dist, noise_floor)
+    rest = max(0, still)
     nominal = max(1, round(recipe.duration * clip.fps))
+    # What a sheet's cells must do: hold the character, and move by STATIC's threshold.
+    check = window_mod.CellCheck(masks[:m].sum(axis=(1, 2)) >= align_mod.EMPTY_BELOW,
+                                 window_mod.steady_distances(feat.vectors[:m]),
+                                 qc.STATIC_BELOW * qc.signal(feat, rest))
     if recipe.loop:
-        win = window_mod.loop_window(dist, recipe.frames, nominal, still, noise_floor)
+        win = window_mod.loop_window(dist, recipe.frames, nominal, still, noise_floor, check)
     else:
-        win = window_mod.oneshot_window(dist, recipe.frames, nominal, still)
+        win = window_mod.oneshot_window(dist, recipe.frames, nominal, still, check)
     lap("window")
 
-    rest = max(0, still)
     flags = []
     if qc.truncated(n, clip.fps, recipe.seconds):
         flags.append("TRUNCATED")
     is_noise = qc.noise(masks, key.backdrop_share, largest_share)
     if is_noise:
         flags.append("NOISE")
+    # FACING and SMEAR judge the whole clip's motion, so only the clip's own STATIC skips
+    # them: a clip that moves, but nowhere its sheet can use, is judged by them all the same.
     is_static, motion = qc.static(feat, rest)
-    if is_static and not is_noise:
+    frozen = win.shortfall is window_mod.Shortfall.FROZEN
+    if (is_static or frozen) and not is_noise:
         flags.append("STATIC")
     cut = qc.cut(masks)  # CROPPED's frames, and those FACING leaves out
-    if not is_noise and cut[win.indices].any():
+    # A cell with no character at all is cropped to nothing: the character left the frame.
+    empty = win.shortfall is window_mod.Shortfall.EMPTY
+    if not is_noise and (cut[win.indices].any() or empty):
         flags.append("CROPPED")
     lap("qc")
     return _Decided(key, scale, small, masks, measures, alignment, win, crop, flags, motion,

@@ -9,9 +9,18 @@ Flags are facts about the clip, not errors: the sheet is still written.
   or it covers more than 85% of the frame, or most frames hold no character at all.
 - STATIC: after alignment and a 5-frame moving average, no frame differs from the rest
   pose by more than 10% of the character's own signal (RMS); measured: subtle breathing
-  ~25%, a still clip with noise and H.264 ~5%.
+  ~25%, a still clip with noise and H.264 ~5%. Or the sheet's cells do not move: no two
+  differ by 10% of that signal (each frame averaged with its two neighbours first:
+  window.steady_distances), where the clip offers no window whose cells do (it moves
+  only after the frames the sheet may use, or too slowly for any window's cells to lie
+  10% apart).
 - CROPPED: in a sheet frame, the character touches the canvas edge (more than 1% of an
-  edge's length of character pixels in its outermost row or column).
+  edge's length of character pixels in its outermost row or column), or is not in it at
+  all (fewer than align.EMPTY_BELOW pixels: it has left the frame), where the clip offers
+  no window whose every cell holds the character.
+- A window whose cells lack the character or do not move (window.Shortfall) is taken
+  only where no other exists, and its loop is not graded: identical cells loop
+  "perfectly" and would be CLEAN.
 - FACING: the character turns to face the other way and stays turned: a frame matches the
   mirror image of one of the opening's poses (the rest pose and the quarter second after
   it, less any that has already turned) better than any of those poses themselves, by 5%
@@ -93,6 +102,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import snap
+from .align import EMPTY_BELOW
 from .backdrop import KeyModel, colour_distance
 from .channels import dot, norm2, spread
 from .quantiles import median
@@ -179,9 +189,10 @@ def noise(masks: np.ndarray, backdrop_share: float, largest_share: list[float]) 
     h, w = masks.shape[1:]
     totals = masks.sum(axis=(1, 2))
     n = len(masks)
-    empty = int((totals < 8).sum())
+    empty = int((totals < EMPTY_BELOW).sum())
     covering = int((totals > 0.85 * h * w).sum())
-    scattered = sum(1 for t, s in zip(totals, largest_share, strict=True) if t >= 8 and s < 0.6)
+    scattered = sum(1 for t, s in zip(totals, largest_share, strict=True)
+                    if t >= EMPTY_BELOW and s < 0.6)
     return empty > n / 2 or scattered > n / 3 or covering > n / 3
 
 

@@ -48,7 +48,8 @@ class QCFlag(str, Enum):
 
 
 class LoopGrade(str, Enum):
-    """How well the loop closes (window.CLEAN_BELOW / OK_BELOW); one-shots have none."""
+    """How well the loop closes (window.CLEAN_BELOW / OK_BELOW); one-shots have none, nor
+    has a loop whose cells lack the character or do not move (window.Shortfall)."""
 
     CLEAN = "CLEAN"
     OK = "OK"
@@ -56,6 +57,16 @@ class LoopGrade(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+def grade_label(loop: bool, grade: str | None) -> str:
+    """The loop grade as people read it in messages: CLEAN, OK or WEAK; "one-shot" for an
+    action that does not loop; "not graded" for a loop without a grade (its cells lack the
+    character or do not move, or the clip is too short to loop), which "one-shot" would
+    misname."""
+    if grade:
+        return str(grade)
+    return "not graded" if loop else "one-shot"
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from PIL import Image
 from comfy_nodes.core import pipeline
 from comfy_nodes.core.export.texturepacker import document
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
-from comfy_nodes.core.sheet import encode_webp
+from comfy_nodes.core.sheet import encode_webp, grade_label
 
 from .conftest import fixture
 
@@ -75,3 +75,11 @@ def test_webp_is_lossless():
     a = res.rgba[..., 3] > 0
     assert (back[..., 3] == res.rgba[..., 3]).all()
     assert (back[a] == res.rgba[a]).all()
+
+
+def test_grade_label_names_a_loop_without_a_grade():
+    """Messages read a loop's grade; a one-shot has none, and a loop without one (its cells
+    lack the character or do not move) is "not graded", not a "one-shot"."""
+    assert grade_label(True, "CLEAN") == "CLEAN"
+    assert grade_label(False, None) == "one-shot"
+    assert grade_label(True, None) == "not graded"

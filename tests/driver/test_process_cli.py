@@ -374,3 +374,18 @@ runpy.run_module("driver", run_name="__main__")
     proc = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 130 and proc.stderr == "driver: interrupted; nothing was written\n"
+
+
+def test_a_loop_without_a_grade_says_so(tmp_path):
+    """A clip of screen alone (the character drawn wholly below the frame) is NOISE, and
+    its loop has no grade (cells that hold nothing): the text says "loop not graded", not
+    "loop None (None)", and --json gives null for both the grade and the score."""
+    from tests import footage
+
+    clip = footage.make("screen_only", footage.Spec(feet_y=2.5)).path
+    args = ["process", str(clip), "--action", "walk", "--out", str(tmp_path)]
+    res = run_cli("driver", *args)
+    assert res.code == 0, res.err
+    assert "loop not graded, QC NOISE)" in res.out, res.out
+    info = json.loads(run_cli("driver", *args, "--json").out)
+    assert (info["loop_grade"], info["loop_score"], info["qc"]) == (None, None, ["NOISE"])

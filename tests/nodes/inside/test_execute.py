@@ -134,6 +134,17 @@ def test_sprite_loop_window():
     assert grade == "CLEAN" and 0 <= score < 0.5
 
 
+def test_sprite_loop_window_of_screen_alone_is_not_graded():
+    """A clip of screen alone (the character drawn below the frame): NOISE, and the loop
+    of cells that hold nothing is NOT GRADED (score -1), never called a one-shot."""
+    rgb, _ = synth.clip("walk", size=(192, 160), frames=56, feet_y=2.5)
+    frames = torch.from_numpy(rgb.astype(np.float32) / 255)
+    out = nodes_sprite.SpriteLoopWindow.execute(frames, "walk", 0, 0.0, 24.0)
+    _, _, score, grade = out.args
+    assert (grade, score) == ("NOT GRADED", -1.0)
+    assert _ui_text(out) == "not graded · QC: NOISE"
+
+
 def test_sprite_sheet_saves_safe_names(output_dir):
     """Sprite Sheet writes WebP + JSON under output/h3sprite/<character>/ with numbered
     names (never an overwrite) and refuses a character name that escapes the folder."""
