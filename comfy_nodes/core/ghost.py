@@ -68,8 +68,7 @@ def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
             before = frames[max(t - 1, 0)].astype(np.float32)
             clean = np.clip((frames[t].astype(np.float32) - share * before) / (1 - share),
                             0, 255)
-            out[t] = np.where(_trail(clean, key.at(t).plate, key.threshold)[..., None],
-                              (clean + 0.5).astype(np.uint8), frames[t])
+            out[t] = _trail_taken(clean, frames[t], key, t)
         return out
     start = max(0, min(wanted) - LEAD_IN)
     clean = frames[start].astype(np.float32)
@@ -78,9 +77,14 @@ def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
         # Within the colours a frame can hold: an overshoot would feed the next frame.
         clean = np.clip((frames[t].astype(np.float32) - share * clean) / (1 - share), 0, 255)
         if t in wanted:
-            out[t] = np.where(_trail(clean, key.at(t).plate, key.threshold)[..., None],
-                              (clean + 0.5).astype(np.uint8), frames[t])
+            out[t] = _trail_taken(clean, frames[t], key, t)
     return out
+
+
+def _trail_taken(clean: np.ndarray, frame: np.ndarray, key: KeyModel, t: int) -> np.ndarray:
+    """Frame t (uint8) with its trail taken from the clean frame (float), the rest as it came."""
+    return np.where(_trail(clean, key.at(t).plate, key.threshold)[..., None],
+                    (clean + 0.5).astype(np.uint8), frame)
 
 
 def _trail(clean: np.ndarray, plate: np.ndarray, threshold: float) -> np.ndarray:
