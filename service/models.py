@@ -11,16 +11,17 @@ into place in one step; a file already in place is never overwritten.
 from __future__ import annotations
 
 import enum
+import errno
 import importlib.util
 import json
 import os
+import socket
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url
-from huggingface_hub.errors import HfHubHTTPError
+from huggingface_hub import constants, get_hf_file_metadata, hf_hub_download, hf_hub_url
 from huggingface_hub.file_download import http_get
 from huggingface_hub.utils import build_hf_headers
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -199,6 +200,60 @@ def _download(mf: ModelFile, staging: Path) -> Path:
     return part
 
 
+def download_failure(e: BaseException, mf: ModelFile) -> str:
+    """Why a download from the hub failed, and what to do, in our words: the hub client's
+    own text is httpx's ("Client error '404 Not Found' for url '...'", "ConnectError: [Errno
+    111] Connection refused"), and a gated repository's 403 read "403 Forbidden: None."."""
+    where = f"{mf.path} of {mf.repo} at {constants.ENDPOINT}"
+    response = getattr(e, "response", None)
+    status = getattr(response, "status_code", None)
+    if isinstance(status, int):
+        if status in (401, 403):
+            return (f"the hub refused {where} (HTTP {status}): the repository is gated or "
+                    "private; accept its terms on its page, log in (`hf auth login`, or set "
+                    "HF_TOKEN), then run models again")
+        if status == 404:
+            return (f"the hub has no {where} (HTTP 404): check the repo and path in the model "
+                    "table (--table)")
+        if status == 429:
+            return (f"the hub is limiting requests for {where} (HTTP 429): wait a few minutes, "
+                    "then run models again to resume")
+        return (f"the hub answered HTTP {status} for {where}: run models again later to "
+                "resume")
+    cause = _os_cause(e)
+    if isinstance(cause, socket.gaierror):
+        return (f"cannot resolve the hub's host for {where}: no network or DNS here; connect, "
+                "or set HF_ENDPOINT to a mirror, then run models again")
+    if isinstance(cause, ConnectionRefusedError):
+        return (f"the hub refused the connection for {where}: check HF_ENDPOINT and the "
+                "network, then run models again")
+    if isinstance(cause, TimeoutError) or "timeout" in type(e).__name__.lower():
+        return f"the connection to the hub timed out for {where}: run models again to resume"
+    if isinstance(cause, OSError) and cause.errno == errno.ENOSPC:
+        return (f"the disk is full ({cause.filename or 'under the models folder'}): free "
+                f"{mf.size_words()} there, then run models again to resume")
+    if any(w in type(e).__name__ for w in ("Protocol", "Read", "Network")):  # cut mid-file
+        return f"the connection to the hub broke during {where}: run models again to resume"
+    if isinstance(e, OSError) and e.strerror:
+        return (f"download of {where} stopped: {e.strerror}"
+                f"{f' ({e.filename})' if e.filename else ''}; run models again to resume")
+    return (f"download of {where} stopped ({type(e).__name__}); run models again to resume")
+
+
+def _os_cause(e: BaseException) -> BaseException:
+    """The OSError behind an HTTP client's error (its __cause__ / __context__ chain), else e."""
+    seen: set[int] = set()
+    at: BaseException | None = e
+    while at is not None and id(at) not in seen:
+        if isinstance(at, (socket.gaierror, ConnectionRefusedError, TimeoutError)):
+            return at
+        if isinstance(at, OSError) and at.errno == errno.ENOSPC:
+            return at
+        seen.add(id(at))
+        at = at.__cause__ or at.__context__
+    return e
+
+
 def fetch_one(mf: ModelFile, models_dir: Path) -> Outcome:
     target = mf.target(models_dir)
     state, size = inspect(mf, models_dir)
@@ -211,13 +266,8 @@ def fetch_one(mf: ModelFile, models_dir: Path) -> Outcome:
     staging = models_dir / STAGING / mf.repo.replace("/", "--")
     try:
         got = _download(mf, staging)
-    except (HfHubHTTPError, OSError, ValueError) as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        return Outcome(mf, False, f"{mf.file}: download from {mf.repo} stopped ({first}); "
-                                  "run models again to resume")
-    except Exception as e:  # the HTTP client's errors, after the library's own retries
-        return Outcome(mf, False, f"{mf.file}: download from {mf.repo} stopped "
-                                  f"({type(e).__name__}: {e}); run models again to resume")
+    except Exception as e:  # the hub's and the HTTP client's errors, after their retries
+        return Outcome(mf, False, f"{mf.file}: {download_failure(e, mf)}")
     actual = got.stat().st_size
     slack = 0 if mf.size_exact else mf.size * SIZE_TOLERANCE
     if abs(actual - mf.size) > slack:

@@ -89,6 +89,7 @@ def test_an_http_error_is_one_line_naming_the_url_and_what_to_do():
     import requests
 
     from driver.cli import os_error_line
+    from driver.generate import _http_error
     from tests.conftest import free_port
 
     class Broken(http.server.BaseHTTPRequestHandler):
@@ -104,9 +105,12 @@ def test_an_http_error_is_one_line_naming_the_url_and_what_to_do():
         url = f"http://127.0.0.1:{server.server_address[1]}/object_info/LoadImage"
         with pytest.raises(requests.HTTPError) as e:
             requests.get(url, timeout=5).raise_for_status()
-        assert os_error_line(e.value) == (
-            f"{url} answered 500 Internal Server Error: see the server's log (`comfy_service "
-            "logs`), or restart it (`comfy_service restart`)")
+        line = (f"{url} answered 500 Internal Server Error: see the server's log "
+                "(`comfy_service logs`), or restart it (`comfy_service restart`)")
+        assert os_error_line(e.value) == line
+        # A batch job's failure line for the same answer (it read "ComfyUI answered 500
+        # Server Error: Internal Server Error for url: ...").
+        assert _http_error(e.value) == line
     finally:
         server.shutdown()
         server.server_close()

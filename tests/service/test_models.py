@@ -10,6 +10,8 @@ import os
 import resource
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -73,8 +75,10 @@ def test_cut_download_resumes_on_the_next_run(setup):
     hub.cut_after, hub.refuse_after_cut = 15_000_000, True
     res = run("--only", "big.safetensors")
     assert res.code == 1 and "Traceback" not in res.err
-    assert "big.safetensors: download from Org/H3 stopped" in res.err
-    assert "run models again to resume" in res.err
+    # The hub's client retried the cut itself and then met the 503.
+    assert ("FAIL  big.safetensors: the hub answered HTTP 503 for diffusion_models/"
+            "big.safetensors of Org/H3") in res.err
+    assert "run models again later to resume" in res.err
     assert not (models / "diffusion_models" / "big.safetensors").exists()
     partial = [p for p in (models / STAGING).rglob("*") if p.is_file()]
     assert len(partial) == 1
@@ -196,3 +200,62 @@ def test_a_cut_within_the_tables_tolerance_is_still_truncated(tmp_path):
     assert inspect_path(target) == (FileState.TRUNCATED, len(whole) - 5000)  # no table
     target.write_bytes(b"<!DOCTYPE html><title>401</title>".ljust(len(whole), b" "))
     assert inspect(mf, tmp_path)[0] is FileState.INVALID
+
+
+class _Answers(BaseHTTPRequestHandler):
+    """Every request answered with one status and no body, as the hub does for a file it
+    lacks (404) or a gated repository without a token (401, 403)."""
+
+    status = 404
+
+    def log_message(self, *a):
+        pass
+
+    def do_HEAD(self):
+        self.send_response(self.status)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_HEAD
+
+
+@pytest.mark.parametrize(("status", "words"), [
+    (404, "the hub has no small.safetensors of other/turbo at {url} (HTTP 404): check the "
+          "repo and path in the model table"),
+    (401, "the hub refused small.safetensors of other/turbo at {url} (HTTP 401): the "
+          "repository is gated or private; accept its terms"),
+    (403, "the hub refused small.safetensors of other/turbo at {url} (HTTP 403)"),
+    (500, "the hub answered HTTP 500 for small.safetensors of other/turbo at {url}: run "
+          "models again later to resume"),
+    (None, "the hub refused the connection for small.safetensors of other/turbo at {url}: "
+           "check HF_ENDPOINT"),
+])
+def test_a_failed_download_says_why_in_our_words(tmp_path, status, words):
+    """Each way the hub fails has its own line and fix; httpx's text ("Client error '404 Not
+    Found' for url ...", "[Errno 111] Connection refused", a 403's "Forbidden: None.") is
+    not shown."""
+    handler = type("Answers", (_Answers,), {"status": status or 200})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    if status is None:
+        server.server_close()  # nothing listens on the port: refused
+    else:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"files": [
+        {"file": "small.safetensors", "folder": "loras", "repo": "other/turbo",
+         "path": "small.safetensors", "size": len(SMALL), "size_exact": True}]}))
+    try:
+        res = run_cli("service", "models", "--models-dir", str(tmp_path / "models"),
+                      "--table", str(table), "--only", "small.safetensors",
+                      env={"HF_ENDPOINT": url, "HF_HOME": str(tmp_path / "hf"),
+                           "HF_HUB_DISABLE_TELEMETRY": "1"}, timeout=120)
+    finally:
+        if status is not None:
+            server.shutdown()
+            server.server_close()
+    assert res.code == 1, res.err
+    assert f"FAIL  small.safetensors: {words.format(url=url)}" in res.err
+    for library in ("Client error", "for url", "Errno", "Error:", "None.", "Traceback"):
+        assert library not in res.err
+    assert not (tmp_path / "models" / "loras" / "small.safetensors").exists()
