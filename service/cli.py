@@ -220,6 +220,18 @@ def render(res: Result, as_json: bool) -> None:
         print(res.detail, file=stream)
 
 
+# What Ctrl-C leaves, for verbs that change something and do not say it themselves (start,
+# stop and models do). `logs --follow` ends on Ctrl-C as `tail -f` does, without a word.
+_INTERRUPTED = {
+    "setup": "interrupted; run `comfy_service setup` again to finish the build",
+    "restart": "interrupted; `comfy_service status` says whether a server runs",
+    "free": "interrupted; the server may still be freeing memory (`comfy_service status`)",
+    "switch": "interrupted; the server may still be freeing memory (`comfy_service status`)",
+    "link-pack": "interrupted; run `comfy_service link-pack` again to finish",
+    "logs": "",
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     argv = sys.argv[1:] if argv is None else argv
@@ -239,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
         res = Result(Exit.CONFIG, str(e))
     except embedded.EmbeddedBuildError as e:
         res = Result(Exit.ERROR, f"setup: {e}")
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:  # the verb's own words where it said what it left
+        if line := str(e) or _INTERRUPTED.get(args.verb, "interrupted; nothing was changed"):
+            print(f"comfy_service {args.verb}: {line}", file=sys.stderr)
         return Exit.INTERRUPTED
     except requests.HTTPError as e:  # an OSError; its own words lack what to do
         res = Result(Exit.ERROR, http_error_line(e.response) if e.response is not None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -260,6 +261,19 @@ def start(cfg: ServiceConfig) -> Result:
     if cfg.gpu is not None:  # one server per GPU: it sees only its own card, as cuda:0
         env["CUDA_VISIBLE_DEVICES"] = str(cfg.gpu)
     popen, detach = spawn_detached(argv, log_path, cfg.comfyui, env)
+    try:
+        return _started(cfg, popen, detach, argv, preset, log_path)
+    except KeyboardInterrupt:  # Ctrl-C cancels the start: the server it began goes too
+        with contextlib.suppress(psutil.Error):
+            terminate_tree(psutil.Process(popen.pid))
+        clear_state(cfg)
+        raise KeyboardInterrupt(f"interrupted; the server it was starting (pid {popen.pid}) "
+                                "was stopped") from None
+
+
+def _started(cfg: ServiceConfig, popen: subprocess.Popen, detach: str, argv: list[str],
+             preset: str, log_path: Path) -> Result:
+    """The start's result once the server spawned as `popen` answers, exits or times out."""
     ident = ProcessId.of(psutil.Process(popen.pid))
     started_at = time.time()
     record = Record(pid=ident.pid, create_time=ident.create_time, host=cfg.host,
@@ -385,7 +399,12 @@ def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
             else ""
         return Result(Exit.OK, f"not running (removed stale state){left}", {"stopped": False})
     pid = proc.pid
-    killed = terminate_tree(proc, timeout=timeout)
+    try:
+        killed = terminate_tree(proc, timeout=timeout)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"interrupted; pid {pid} was asked to stop and may still be "
+                                "stopping: `comfy_service status` says, `comfy_service stop` "
+                                "finishes") from None
     clear_state(cfg)
     if not wait_port_free(cfg.host, cfg.port, timeout=10):
         return Result(Exit.ERROR, f"stopped pid {pid}, but port {cfg.port} is still held by "

@@ -15,9 +15,10 @@ import errno
 import importlib.util
 import json
 import os
+import queue
 import socket
+import threading
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -283,11 +284,40 @@ def fetch_one(mf: ModelFile, models_dir: Path) -> Outcome:
 
 
 def fetch(files: list[ModelFile], models_dir: Path, workers: int = 4) -> list[Outcome]:
-    """Fetch several files at once (one connection each, each resumable)."""
-    if not files:
-        return []
-    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(files)))) as pool:
-        return list(pool.map(lambda mf: fetch_one(mf, models_dir), files))
+    """Fetch several files at once (one connection each, each resumable). The downloads run
+    in daemon threads: on Ctrl-C the process ends at once, leaving each partial file for the
+    next run to resume (a thread pool's workers are joined at exit: Ctrl-C went on to finish
+    every download, hours for H3's weights, and then printed nothing)."""
+    results: list[Outcome | BaseException | None] = [None] * len(files)
+    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for i in range(len(files)):
+        todo.put(i)
+
+    def work() -> None:
+        while True:
+            try:
+                i = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                results[i] = fetch_one(files[i], models_dir)
+            except BaseException as e:  # noqa: BLE001 (raised again below, in the main thread)
+                results[i] = e
+
+    threads = [threading.Thread(target=work, daemon=True, name=f"models-{n}")
+               for n in range(max(1, min(workers, len(files))))]
+    for t in threads:
+        t.start()
+    try:
+        for t in threads:
+            t.join()
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"interrupted; partial downloads stay in {models_dir / STAGING}: "
+                                "run models again to resume") from None
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
+    return [r for r in results if isinstance(r, Outcome)]
 
 
 def models_dir_of(cfg: ServiceConfig, models_dir: Path | None = None) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -22,6 +23,8 @@ class Hub:
     requests: list[tuple[str, str, str]] = field(default_factory=list)  # method, path, Range
     bytes_sent: int = 0
     meet: int = 1  # a GET sends nothing until this many GETs are in flight (or 10 s passed)
+    url: str = ""  # once started
+    trickle: int | None = None  # send GETs' bodies this many bytes every 0.05 s (a slow link)
     most_at_once: int = 0  # the most GETs in flight together
     _cut: bool = False
     _active: int = 0
@@ -97,12 +100,18 @@ class Hub:
                     self.close_connection = True
                     self.connection.shutdown(2)  # the cut: mid-file, no more bytes
                     return
-                self.wfile.write(body)
-                hub.bytes_sent += len(body)
+                step = hub.trickle or len(body) or 1
+                for i in range(0, len(body), step):
+                    self.wfile.write(body[i:i + step])
+                    hub.bytes_sent += len(body[i:i + step])
+                    if hub.trickle:
+                        self.wfile.flush()
+                        time.sleep(0.05)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        return self.url
 
     def heal(self) -> None:
         self.cut_after, self.refuse_after_cut, self._cut = None, False, False

@@ -172,3 +172,30 @@ def test_idle_on_unreachable_server_is_unknown(spot):
     """Nothing answers: idle is unknown (exit 10), never idle."""
     res = spot.service("idle", "--reads", "1")
     assert res.code == Exit.UNKNOWN and "unknown" in res.err
+
+
+def test_ctrl_c_during_start_stops_the_server_it_began(spot):
+    """SIGINT while start waits for ComfyUI to answer: the server spawned in its own
+    session (which Ctrl-C does not reach) is stopped with its tree, the state record goes,
+    the port is free, and one line says so (exit 130). Before, it exited 130 without a
+    word and left a detached server starting."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service", "start", *spot.args(), *spot.comfy_args()],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    deadline = time.monotonic() + 60
+    while not record.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert record.exists(), "start wrote no state record"
+    pid = json.loads(record.read_text())["pid"]
+    assert psutil.pid_exists(pid)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == Exit.INTERRUPTED, err
+    assert err.strip() == (f"comfy_service start: interrupted; the server it was starting "
+                           f"(pid {pid}) was stopped")
+    assert _wait_gone(pid)
+    assert not record.exists()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", spot.port))  # free

@@ -8,9 +8,11 @@ import hashlib
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -259,3 +261,39 @@ def test_a_failed_download_says_why_in_our_words(tmp_path, status, words):
     for library in ("Client error", "for url", "Errno", "Error:", "None.", "Traceback"):
         assert library not in res.err
     assert not (tmp_path / "models" / "loras" / "small.safetensors").exists()
+
+
+def test_ctrl_c_leaves_the_partial_download_and_the_next_run_resumes(setup):
+    """SIGINT mid-download: the process ends at once (a thread pool's workers were joined at
+    exit: it went on to finish the file, then said nothing), one line says where the
+    partial file is, nothing is in place, and the next run resumes it with a Range request."""
+    hub, models, run = setup
+    hub.trickle = 100_000  # 2 MB/s: BIG takes 12 s
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service", "models", "--models-dir", str(models), "--table",
+         str(models.parent / "table.json"), "--workflow", str(models.parent / "wf.json"),
+         "--only", "big.safetensors"], cwd=REPO, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "HF_ENDPOINT": hub.url, "HF_HOME": str(models.parent / "hf"),
+             "HF_HUB_DISABLE_TELEMETRY": "1"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
+    deadline = time.monotonic() + 60
+    while hub.bytes_sent < 11_000_000 and time.monotonic() < deadline:  # past one 10 MiB piece
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert hub.bytes_sent < len(BIG)  # it did not go on to the end
+    assert err.strip().splitlines()[-1] == (
+        f"comfy_service models: interrupted; partial downloads stay in {models / STAGING}: "
+        "run models again to resume")
+    assert not (models / "diffusion_models" / "big.safetensors").exists()
+    partial = [p for p in (models / STAGING).rglob("*") if p.is_file()]
+    assert len(partial) == 1 and 0 < partial[0].stat().st_size < len(BIG)
+    kept = partial[0].stat().st_size
+    hub.trickle = None
+    res = run("--only", "big.safetensors")
+    assert res.code == 0, res.err
+    assert (models / "diffusion_models" / "big.safetensors").read_bytes() == BIG
+    gets = [r for r in hub.requests if r[0] == "GET"]
+    assert gets[-1][2] == f"bytes={kept}-"
