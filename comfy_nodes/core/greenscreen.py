@@ -65,6 +65,7 @@ def load_portrait(path: str | Path) -> np.ndarray:
     try:
         # stat, then the header's pixel count, before any decode (core/imagefile.py)
         with open_image(path, "portrait", give=PORTRAIT_FIX) as im:
+            frames = getattr(im, "n_frames", 1)
             im.load()  # a full decode: a truncated file fails here, not inside ComfyUI
             has_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
             # Already RGBA: one copy into numpy, not a converted image and then a copy
@@ -78,6 +79,11 @@ def load_portrait(path: str | Path) -> np.ndarray:
         raise PortraitError(f"portrait {path} is cut short or damaged (its pixels do not "
                             "decode): re-export it as PNG or WebP with a transparent "
                             "background") from None
+    # An animation's first frame, taken without a word, is a guess at which pose the user
+    # meant (an earlier run's strip given by mistake, say).
+    if frames > 1:
+        raise PortraitError(f"portrait {path} is animated ({frames} frames): give one still "
+                            "image, e.g. the pose it should start from saved as PNG")
     if not has_alpha:
         raise PortraitError(f"portrait {path} has no alpha channel: export it with a "
                             "transparent background (PNG/WebP RGBA); it is not keyed by guess")

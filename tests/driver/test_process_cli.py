@@ -111,6 +111,9 @@ def test_process_imports_only_what_it_needs(tmp_path):
                        "portrait, opaque on a transparent background"),
     ("portrait_1x1", "has no transparent background (alpha is opaque everywhere): export it "
                      "with the background removed"),
+    # an animation's first frame was taken without a word
+    ("portrait_webp_animated", "is animated (3 frames): give one still image"),
+    ("portrait_png_animated", "is animated (2 frames): give one still image"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
     """Each bad input: exit 1, one line naming the thing, no traceback, no file written."""
@@ -176,8 +179,15 @@ def test_bad_input_one_line_nothing_written(tmp_path, case, needle):
         clip.mkdir()
         needle = f"clip {clip} {needle}"
     elif case.startswith("portrait_"):
-        portrait = tmp_path / "hero.png"
-        if case == "portrait_text":
+        portrait = tmp_path / ("hero.webp" if "webp" in case else "hero.png")
+        if case.endswith("_animated"):
+            poses = [Image.new("RGBA", (32, 32), (0, 0, 0, 0)) for _ in range(3 if "webp" in case
+                                                                             else 2)]
+            for i, pose in enumerate(poses):
+                pose.paste((200, 40 * i, 40, 255), (4 + 4 * i, 4, 20 + 4 * i, 28))
+            poses[0].save(portrait, save_all=True, append_images=poses[1:], duration=100,
+                          lossless=True)
+        elif case == "portrait_text":
             portrait.write_text("hello, I am not a PNG\n")
         elif case == "portrait_cut":
             noise = np.random.default_rng(0).integers(0, 256, (64, 64, 4), np.uint8)
