@@ -86,6 +86,26 @@ def test_anamorphic_pixels_are_stretched_to_square(tmp_path):
     assert np.abs(clip.frames[:, :, 1::2].astype(int) - plain.frames).mean() < 4
 
 
+@needs_rotation_writer
+def test_a_turn_that_is_no_quarter_turn_is_refused(tmp_path):
+    """A display matrix turning the picture 45 degrees: no whole-pixel turn shows it, and
+    a sheet of it on its side would be graded as if upright. One line, naming the turn."""
+    _write(tmp_path / "tilted.mp4", _pattern(), rotation=45)
+    with pytest.raises(video.ClipError, match=r"tilted\.mp4 is tagged to be shown turned by "
+                                              r"-?45 degrees, not a quarter turn"):
+        video.decode(tmp_path / "tilted.mp4")
+
+
+@pytest.mark.parametrize("sar", ["5/1", "1/5"])
+def test_a_sample_aspect_ratio_past_four_is_refused(tmp_path, sar):
+    """Pixels five times as wide as high (or as narrow): the stretch would be a guess at a
+    mis-tagged file, and 5x the width in memory. One line naming the ratio."""
+    _write(tmp_path / "squeezed.mp4", _pattern(32, 48), x264=f"sar={sar}")
+    with pytest.raises(video.ClipError, match=f"sample aspect ratio of {sar.replace('/1', '')}"
+                                              ": re-encode it with square pixels"):
+        video.decode(tmp_path / "squeezed.mp4")
+
+
 def _written(path, frames):
     _write(path, frames)
     return path
