@@ -9,11 +9,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from comfy_nodes.core import snap
 from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.util import given_path
 from comfy_nodes.core.video import ClipError
 from driver.exitcodes import Exit
 from driver.outputs import out_problem, safe_name
+
+# A clip slower than this is no video model's output as it came (H3 draws 24 frames a
+# second, others 16): most likely ComfyUI's SaveAnimatedWEBP at its default of 6 fps, which
+# stretches H3's 121 frames over 20 s; its loop is then sought 4x too short, with no flag.
+SLOW_CLIP_FPS = 10
 
 if TYPE_CHECKING:
     from driver.process import Processed
@@ -144,6 +150,10 @@ def _print_processed(args: argparse.Namespace, done: Processed) -> None:
             print(f"  {fmt.value}: {path}")
         if written.backup:
             print(f"previous sheet moved to {written.backup}")
+    if (rate := sheet.window.clip_fps) < SLOW_CLIP_FPS:
+        print(f"driver process: note: the clip plays at {rate:.1f} fps; H3 draws {snap.FPS} a "
+              "second, and the loop is sought at the clip's rate. Saved by ComfyUI's "
+              "SaveAnimatedWEBP (6 fps unless set)? Save it again at 24 fps", file=sys.stderr)
 
 
 def _joblist(args: argparse.Namespace) -> Path:

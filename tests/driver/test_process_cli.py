@@ -399,3 +399,20 @@ def test_a_loop_without_a_grade_says_so(tmp_path):
     assert "loop not graded, QC NOISE)" in res.out, res.out
     info = json.loads(run_cli("driver", *args, "--json").out)
     assert (info["loop_grade"], info["loop_score"], info["qc"]) == (None, None, ["NOISE"])
+
+
+@pytest.mark.parametrize("ms", [167, 42])
+def test_a_clip_at_saveanimatedwebps_default_rate_gets_a_note(tmp_path, ms):
+    """The walk saved as an animated WebP at 6 fps (ComfyUI's SaveAnimatedWEBP default):
+    its loop is sought at 6 fps and graded WEAK where the same frames at 24 fps are CLEAN,
+    with no flag to say why. A note on stderr names the rate and the fix; at 24 fps none."""
+    frames = [Image.fromarray(f) for f in fixture("walk").clip.frames]
+    clip = tmp_path / "walk.webp"
+    frames[0].save(clip, save_all=True, append_images=frames[1:], duration=ms, quality=90)
+    res = run_cli("driver", "process", str(clip), "--action", "walk", "--out",
+                  str(tmp_path / "out"))
+    assert res.code == 0, res.err
+    note = ("driver process: note: the clip plays at 6.0 fps; H3 draws 24 a second, and the "
+            "loop is sought at the clip's rate. Saved by ComfyUI's SaveAnimatedWEBP (6 fps "
+            "unless set)? Save it again at 24 fps")
+    assert res.err.strip() == (note if ms == 167 else "")
