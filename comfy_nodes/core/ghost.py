@@ -50,7 +50,8 @@ _REACH = np.ones((2 * TRAIL_REACH + 1,) * 2, np.uint8)
 
 
 def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
-              key: KeyModel, recursive: bool = False) -> dict[int, np.ndarray]:
+              key: KeyModel, recursive: bool = False,
+              whole: bool = False) -> dict[int, np.ndarray]:
     """The frames (uint8 RGB) of `frames` (N, H, W, 3) at `indices`, with the ghost's trail
     (pixels whose clean colour is backdrop, and TRAIL_REACH px round them) taken from the
     clean frames: `key` at the frames' size (`KeyModel.sized`). The frames from LEAD_IN
@@ -68,7 +69,7 @@ def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
             before = frames[max(t - 1, 0)].astype(np.float32)
             clean = np.clip((frames[t].astype(np.float32) - share * before) / (1 - share),
                             0, 255)
-            out[t] = _trail_taken(clean, frames[t], key, t)
+            out[t] = _taken(clean, frames[t], key, t, whole)
         return out
     start = max(0, min(wanted) - LEAD_IN)
     clean = frames[start].astype(np.float32)
@@ -77,12 +78,16 @@ def unghosted(frames: np.ndarray, indices: Sequence[int], share: float,
         # Within the colours a frame can hold: an overshoot would feed the next frame.
         clean = np.clip((frames[t].astype(np.float32) - share * clean) / (1 - share), 0, 255)
         if t in wanted:
-            out[t] = _trail_taken(clean, frames[t], key, t)
+            out[t] = _taken(clean, frames[t], key, t, whole)
     return out
 
 
-def _trail_taken(clean: np.ndarray, frame: np.ndarray, key: KeyModel, t: int) -> np.ndarray:
-    """Frame t (uint8) with its trail taken from the clean frame (float), the rest as it came."""
+def _taken(clean: np.ndarray, frame: np.ndarray, key: KeyModel, t: int,
+           whole: bool) -> np.ndarray:
+    """Frame t (uint8): the clean frame (float) where `whole`, else the frame as it came
+    with its trail taken from the clean one."""
+    if whole:
+        return (clean + 0.5).astype(np.uint8)
     return np.where(_trail(clean, key.at(t).plate, key.threshold)[..., None],
                     (clean + 0.5).astype(np.uint8), frame)
 

@@ -367,7 +367,7 @@ def process_clip(clip: Clip, action: str, recipe: Recipe, character: str = "char
         an = judging.result()
         if an.ghost_share:
             clean = ghost.unghosted(frames, win.indices, an.ghost_share, key,
-                                    an.ghosting.recursive)
+                                    an.ghosting.recursive, an.ghosting.undo_whole)
             made = list(pool.map(functools.partial(make_cell, clean=clean),
                                  range(len(win.indices)), win.indices))
     flags, motion = an.qc, an.motion

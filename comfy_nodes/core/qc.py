@@ -99,6 +99,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from . import snap
@@ -154,12 +155,21 @@ COPIES_SHARE = 0.01
 # against 0.09-0.45 (and trial 15's, of two frames back as well, 0.067 against 0.13: read
 # recursive, edge +2.5 -> +1.5).
 ECHO_PART = 0.5
+# A ghost blended over the whole frame dims the pose's fresh pixels (inside the pose now and
+# in the next two frames, backdrop in the two before) to 1 - share of their next value (a
+# blend of the clean pose) or 1 / (1 + share) (of the frame as shown); a ghost drawn only
+# on the screen behind the pose leaves them at 1. The pose is read as blended where their
+# median ratio lies below the midpoint. Measured on the 21 ghosted clips of trials 15-38:
+# 0.61-0.82 where the whole frame is blended, 0.99-1.01 where it is not (trial 27's ghost
+# on the screen alone, trial 15's double exposure, trial 21's ghost character idle).
+POSE_FRESH_MAX = 1.6  # above: the pixel is a faint copy of the pose in the next frame (1 / s)
 # A pixel nearer the plate than this many key thresholds is no solid character (where
 # SMEAR reads faint copies, and core/ghost.py's trail).
 NOT_SOLID = 2.5
 SMEAR_WINDOW = 0.12  # width of the cluster of shares a ghost's pixels fall in
 FAINT_SHARES = (0.2, 0.8)  # a faint copy's share of the previous frame's colour
 FAINT_SPAN = FAINT_SHARES[1] - FAINT_SHARES[0]
+_SQUARE = np.ones((3, 3), np.uint8)
 BAR_LUMA = 40.0  # a bar row is darker than this everywhere, in nearly every frame:
 # all but this share of them. A model's first frame is the user's canvas, without the bars
 # the model then draws (an independent trial's letterboxed walk: bars from frame 1 on;
@@ -409,6 +419,25 @@ class Ghosting:
     # 0 where it blends the previous clean pose.
     echo: float = 0.0
     recursive: bool = False
+    # The median ratio of the pose's fresh pixels to their next value (see POSE_FRESH_MAX);
+    # 1.0 where none were read.
+    pose: float = 1.0
+
+    @property
+    def blends_pose(self) -> bool:
+        """Whether the ghost is blended over the current pose too, not only the screen."""
+        dimmed = 1 / (1 + self.share) if self.recursive else 1 - self.share
+        return self.pose < (1 + dimmed) / 2
+
+    @property
+    def undo_whole(self) -> bool:
+        """Whether `ghost.unghosted` takes the whole frame clean, the pose included, not
+        only the trail: for a recursive ghost blended over the pose. A blend of the clean
+        pose is undone in the trail only: its share is read to +-0.04 (trial 28's 30 % as
+        0.342), and over the whole frame an overshoot pushes the pose's fresh rim away
+        from the backdrop by (read - true) / (1 - read) of its colour (trial 28: edge -5.6
+        -> -9.3), where a recursive ghost's share reads low if anything (see `ghosting`)."""
+        return self.recursive and self.blends_pose
 
     @property
     def undo_share(self) -> float:
@@ -434,7 +463,7 @@ def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
     in pixels only the previous frame showed, and the share they cluster at."""
     if len(small) < 3:
         return NO_GHOSTING
-    behind, ahead, left, echoes = [], [], [], []
+    behind, ahead, left, echoes, fresh_pose = [], [], [], [], []
     # Frame by frame, four at a time: no float copy of the clip.
     plate, next_plate = key.at(0).plate, key.at(1).plate  # each frame's: a floor's rows
     prev = small[0].astype(np.float32) - plate
@@ -465,6 +494,9 @@ def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
                 b = older[gone]
                 solid = np.sqrt(norm2(b)) > 2 * key.threshold
                 echoes.append(dot(cur[gone][solid], b[solid]) / norm2(b[solid]))
+                after = masks[min(t + 2, len(masks) - 1)] > 0
+                fresh_pose.append(_pose_ratios(cur, nxt, now, will & after & ~was
+                                               & ~(masks[t - 2] > 0), key))
         older, prev, cur = prev, cur, nxt
     if not behind:
         return NO_GHOSTING
@@ -481,7 +513,23 @@ def ghosting(small: np.ndarray, masks: np.ndarray, key: KeyModel) -> Ghosting:
     # A recursive ghost's copies read it high where few are fresh (a slow walk's are
     # mostly the soft rim's: 0.67 for 45 %); the echo reads its square.
     share = min(ratio, float(np.sqrt(echo))) if recursive else ratio / (1 + ratio)
-    return Ghosting(score, copies, share, echo, recursive)
+    dimming = [float(median(r)) for r in fresh_pose if len(r) >= 4]
+    pose = float(median(np.array(dimming))) if dimming else 1.0
+    return Ghosting(score, copies, share, echo, recursive, pose)
+
+
+def _pose_ratios(cur: np.ndarray, nxt: np.ndarray, pose: np.ndarray, where: np.ndarray,
+                 key: KeyModel) -> np.ndarray:
+    """|cur| / |nxt| (differences from the plate) in the pixels `where` of the pose that
+    are off its rim (`pose` eroded by one pixel: its own antialiasing), solid in the next
+    frame and in the same direction from the backdrop there; without the faint copies of
+    the pose (POSE_FRESH_MAX)."""
+    inner = where & (cv2.erode(pose.astype(np.uint8), _SQUARE) > 0)
+    a, b = cur[inner], nxt[inner]
+    na, nb = np.sqrt(norm2(a)), np.sqrt(norm2(b))
+    ok = (nb > 2 * key.threshold) & (dot(a, b) >= 0.97 * na * nb)
+    ratio = na[ok] / nb[ok]
+    return ratio[ratio < POSE_FRESH_MAX]
 
 
 def _faint_shares(cur: np.ndarray, other: np.ndarray, where: np.ndarray,

@@ -178,3 +178,58 @@ def test_the_share_read_is_the_ghosts(tmp_path, share):
 def test_the_same_run_without_a_ghost_is_not_undone(tmp_path):
     clean = footage.analysed(RUN, tmp_path / "clean.mp4")
     assert "SMEAR" not in clean.qc and clean.ghost_share == 0.0
+
+
+def _two_speeds(n: int = 14) -> tuple[np.ndarray, np.ndarray]:
+    """(clean frames (n, 64, 600, 3) float, masks): a sleeve square (16 px) moving 12 px a
+    frame, which leaves pixels only the previous frame showed (the copies the share is read
+    from), and a cloth bar (40 x 16 px) moving 4 px a frame, whose fresh pixels stay
+    inside the pose for the next two frames (where a ghost over the pose dims them)."""
+    clean = np.broadcast_to(PLATE, (n, 64, 600, 3)).copy()
+    masks = np.zeros((n, 64, 600), np.uint8)
+    for t in range(n):
+        for colour, top, x, w in ((SLEEVE, 0, 4 + 12 * t, 16), (CLOTH, 32, 4 + 4 * t, 40)):
+            clean[t, top:top + 16, x:x + w] = colour
+            masks[t, top:top + 16, x:x + w] = 1
+    return clean, masks
+
+
+def _plate_key() -> KeyModel:
+    return KeyModel(key=PLATE, plate=np.broadcast_to(PLATE, (64, 600, 3)), noise=4.0,
+                    threshold=THRESHOLD, backdrop_share=1.0)
+
+
+@pytest.mark.parametrize("share", [0.25, 0.4])
+def test_a_ghost_over_the_pose_is_told_from_one_on_the_screen_alone(share):
+    """Recursive ghosting blended over the whole frame dims the pose's fresh pixels to
+    1 / (1 + share) of their next value: read as blending the pose, to be undone over the
+    whole frame. The same ghost drawn on the screen only, the pose over it as it is (trial
+    27's generator did so), leaves them at 1: undone in the trail only, as a blend of the
+    clean pose is (whose share reads too loosely to undo the pose with it)."""
+    clean, masks = _two_speeds()
+    whole = _recursive(clean, share)
+    read = qc.ghosting(whole, masks, _plate_key())
+    assert read.recursive and abs(read.pose - 1 / (1 + share)) <= 0.02, read
+    assert read.blends_pose and read.undo_whole, read
+    behind = np.where(masks[..., None] > 0, np.round(clean).astype(np.uint8), whole)
+    read = qc.ghosting(behind, masks, _plate_key())
+    assert abs(read.pose - 1) <= 0.02 and not read.blends_pose and not read.undo_whole, read
+    read = qc.ghosting(_ghosted(clean, share), masks, _plate_key())
+    assert read.blends_pose and not read.recursive and not read.undo_whole, read
+
+
+def test_undone_over_the_whole_frame_the_pose_is_clean_again():
+    """A recursive ghost over the whole frame undone so: every pixel, the pose's fresh
+    edge included, is the clean frame within the one-step inverse's rounding; undone in the
+    trail only, the bar's fresh edge keeps the backdrop's share (undone so, this fails)."""
+    share = 0.35
+    clean, masks = _two_speeds()
+    frames = _recursive(clean, share)
+    key = _plate_key()
+    tolerance = 0.5 * (1 + share) / (1 - share) + 0.5
+    whole = ghost.unghosted(frames, range(2, len(clean)), share, key, True, whole=True)
+    trail = ghost.unghosted(frames, range(2, len(clean)), share, key, True, whole=False)
+    for t in range(2, len(clean)):
+        assert np.abs(whole[t] - clean[t]).max() <= tolerance
+        fresh = (masks[t] > 0) & (masks[t - 1] == 0)
+        assert np.abs(trail[t][fresh] - clean[t][fresh]).max() > 20
