@@ -35,6 +35,23 @@ def folder_problems(job: Loaded) -> list[str]:
     return [p for p in problems if p]
 
 
+def shared_folders(job: Loaded) -> list[str]:
+    """Jobs whose folders would be one: a work folder is named <character>_<action>, so
+    x/run_fast and x_run/fast shared one clip and one character shipped the other's sprite;
+    and names differing only in case are one folder on macOS and Windows."""
+    folders: dict[Path, list[str]] = {}  # by the folder's name casefolded: the names in it
+    first: dict[Path, Path] = {}  # the folder as the first name gives it
+    for cid in job.spec.characters:
+        paths = [(job.sheet_dir(cid), cid)] + [
+            (job.work_dir(cid, a), f"{cid}/{a}") for a in job.actions_of(cid)]
+        for path, name in paths:
+            key = path.parent / path.name.casefold()
+            folders.setdefault(key, []).append(name)
+            first.setdefault(key, path)
+    return [f"{job.path}: {' and '.join(names)} would share the folder {first[key]}: "
+            "rename one of them" for key, names in folders.items() if len(names) > 1]
+
+
 def check(job: Loaded) -> list[str]:
     problems = folder_problems(job)
     # Pitfall 7: the roster must match the wording table's keys exactly.
@@ -69,6 +86,7 @@ def check(job: Loaded) -> list[str]:
                 longest = max(longest, (job.recipe(cid, action).frames, action))
             except JoblistError as e:
                 problems.append(str(e))
+    problems += shared_folders(job)
     # One line for the action of most frames: the width it needs is enough for every other.
     if narrow := max_width_problem(job.spec.max_width, *longest, "max_width"):
         problems.append(f"{job.path}: {narrow}")

@@ -111,6 +111,11 @@ class Loaded:
         """The folder of a character's sheets (jobs.Job.out_dir)."""
         return self.out / cid
 
+    def work_dir(self, cid: str, action: str) -> Path:
+        """The folder of a job's clip and first frame (jobs.Job.work_dir). One name for the
+        pair: `check` refuses two jobs whose names meet (x/run_fast and x_run/fast)."""
+        return self.work / f"{cid}_{action}"
+
     def sheet_json(self, cid: str, action: str) -> Path:
         """A job's sheet JSON (jobs.Job.json), from where the joblist is now. Readers of
         the state take it from here, not from the row's stored outputs: those are absolute

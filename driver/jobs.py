@@ -85,7 +85,7 @@ def build_jobs(job: Loaded, workflow_sha: str, models: list[str],
             recipe = job.recipe(cid, action)
             seed = (seeds or {}).get(f"{cid}/{action}", job.seed(cid, action))
             j = Job(cid, action, recipe, pth, job.prompt(cid, action), seed,
-                    job.size, job.work / f"{cid}_{action}", job.sheet_dir(cid),
+                    job.size, job.work_dir(cid, action), job.sheet_dir(cid),
                     loop_closure=job.loop_closure(cid, action),
                     formats=formats, image_format=image_format)
             gen = {

@@ -347,3 +347,31 @@ def test_out_and_work_must_be_folders_we_can_write(tmp_path, request, key, case)
     assert sorted(tmp_path.rglob("*")) == before
     if case != "read_only":
         assert mine.read_text() == "{}"
+
+
+def test_jobs_whose_folders_would_be_one_are_refused_before_submission(tmp_path):
+    """A work folder is named <character>_<action>: character x's run_fast and character
+    x_run's fast shared one clip, and x's sheet was made from x_run's (exit 0, no word).
+    Characters named apart only by case share their sheet folder on macOS and Windows.
+    check and batch name both jobs and the folder; no server was started."""
+    draw_portrait(tmp_path / "x.png", "hero")
+    path = _joblist(tmp_path, actions=["idle"],
+                    recipes={a: {"seconds": 2.0, "frames": 8, "fps": 8, "loop": True}
+                             for a in ("run_fast", "fast")},
+                    wording={"hero": "h", "boar": "b", "x": "x", "x_run": "xr", "Hero": "H"},
+                    characters={"hero": {"portrait": "hero.png"},
+                                "Hero": {"portrait": "hero.png"},
+                                "boar": {"portrait": "boar.png"},
+                                "x": {"portrait": "x.png", "actions": ["run_fast"]},
+                                "x_run": {"portrait": "x.png", "actions": ["fast"]}})
+    for verb, res in zip(("check", "batch"), _both(path, tmp_path), strict=True):
+        assert res.code == 1, res.err
+        shared = sorted(line for line in res.err.splitlines() if "would share" in line)
+        assert shared == [
+            f"driver {verb}: {path}: Hero and hero would share the folder "
+            f"{tmp_path / '_out' / 'Hero'}: rename one of them",
+            f"driver {verb}: {path}: Hero/idle and hero/idle would share the folder "
+            f"{tmp_path / '_work' / 'Hero_idle'}: rename one of them",
+            f"driver {verb}: {path}: x/run_fast and x_run/fast would share the folder "
+            f"{tmp_path / '_work' / 'x_run_fast'}: rename one of them"], res.err
+    assert not (tmp_path / "state").exists()
