@@ -221,8 +221,15 @@ def cmd_review(args: argparse.Namespace) -> int:
     return Exit.OK
 
 
-def _csv(text: str | None) -> list[str] | None:
-    return [t.strip() for t in text.split(",") if t.strip()] if text else None
+def _csv(text: str | None, flag: str = "--chars") -> list[str] | None:
+    """A comma-separated flag's names; None where the flag is not given. Given empty (an
+    unset `$CHARS` in a script) it is refused: read as not given, it ran the whole roster."""
+    if text is None:
+        return None
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise UsageError(f"{flag} {text!r} names nothing: give names, or leave the flag out")
+    return names
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -235,7 +242,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise UsageError("--reroll needs --only: name the jobs to re-roll (e.g. --only hero/walk)")
     if args.reroll and args.reuse_video:
         raise UsageError("--reroll makes a new clip; it cannot be used with --reuse-video")
-    opts = Options(only=select.parse(args.only) if args.only else None, chars=_csv(args.chars),
+    # `is not None`: an empty --only (an unset $JOBS) names no job, and select.parse says so
+    opts = Options(only=select.parse(args.only) if args.only is not None else None,
+                   chars=_csv(args.chars),
                    reroll=args.reroll,
                    force=args.force or os.environ.get("FORCE", "") not in ("", "0"),
                    reuse_video=args.reuse_video, dry_run=args.dry_run, quiet=args.quiet)

@@ -32,6 +32,29 @@ def _given(text: str) -> Path:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _number(kind: type, least: float, strict: bool = False):
+    """An argparse type: a number of `kind` at least `least` (above it where `strict`).
+    `idle --reads 0` said idle while a prompt ran; `logs -n -5` printed all but 5 lines."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value != value:  # NaN
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+        if value < least or (strict and value == least):
+            raise argparse.ArgumentTypeError(
+                f"{text} is too small: give {'more than' if strict else 'at least'} {least:g}")
+        return value
+    return parse
+
+
+_COUNT = _number(int, 1)  # reads, workers
+_LINES = _number(int, 0)
+_POSITIVE = _number(float, 0, strict=True)  # seconds, GiB
+_INDEX = _number(int, 0)
+
+
 def _common(after_verb: bool) -> argparse.ArgumentParser:
     """The options every verb takes, accepted before and after the verb. After it they
     default to "not given" (SUPPRESS), so they never undo the same option given before."""
@@ -67,9 +90,9 @@ def _parser() -> argparse.ArgumentParser:
         s = sub.add_parser(verb, parents=[common], help=text)
         s.add_argument("--placement", choices=["resident", "streaming", "phased", "auto", "none"],
                        help="weight placement preset (default auto)")
-        s.add_argument("--model-gb", type=float, help="model size in GiB for --placement auto")
-        s.add_argument("--start-timeout", type=float, help="seconds to wait for the server")
-        s.add_argument("--gpu", type=int, help="the one GPU this server uses (sets "
+        s.add_argument("--model-gb", type=_POSITIVE, help="model size in GiB for --placement auto")
+        s.add_argument("--start-timeout", type=_POSITIVE, help="seconds to wait for the server")
+        s.add_argument("--gpu", type=_INDEX, help="the one GPU this server uses (sets "
                                                "CUDA_VISIBLE_DEVICES): one server per GPU")
         s.add_argument("comfy_args", nargs="*", metavar="-- COMFY_ARG",
                        help="extra ComfyUI flags after --, e.g. -- --disable-mmap")
@@ -78,21 +101,21 @@ def _parser() -> argparse.ArgumentParser:
                    "unresponsive (without --port: every server we started)")
     s = sub.add_parser("stop", parents=[common], help="stop the server and its whole process "
                        "tree (without --port: every server we started)")
-    s.add_argument("--timeout", type=float, default=15.0, help="seconds between TERM and KILL")
+    s.add_argument("--timeout", type=_POSITIVE, default=15.0, help="seconds between TERM and KILL")
     s = sub.add_parser("free", parents=[common], help="unload models, free memory, report VRAM")
-    s.add_argument("--timeout", type=float, default=60.0)
+    s.add_argument("--timeout", type=_POSITIVE, default=60.0)
     s.add_argument("--restart-if-held", action="store_true",
                    help="restart when VRAM does not come back")
     s = sub.add_parser("idle", parents=[common], help="exit 0 idle, 9 busy, 10 unknown")
-    s.add_argument("--reads", type=int, default=3)
-    s.add_argument("--interval", type=float, default=1.0)
+    s.add_argument("--reads", type=_COUNT, default=3)
+    s.add_argument("--interval", type=_POSITIVE, default=1.0)
     s = sub.add_parser("switch", parents=[common], help="free the GPU for video or image models")
     s.add_argument("family", choices=["video", "image"])
-    s.add_argument("--timeout", type=float, default=600.0)
+    s.add_argument("--timeout", type=_POSITIVE, default=600.0)
     sub.add_parser("stacks", parents=[common], help="dump every server thread's stack")
     s = sub.add_parser("logs", parents=[common], help="print (or follow) the server log")
     s.add_argument("-f", "--follow", action="store_true")
-    s.add_argument("-n", "--lines", type=int, default=40)
+    s.add_argument("-n", "--lines", type=_LINES, default=40)
     sub.add_parser("list", parents=[common], help="every server we started, with its state")
     s = sub.add_parser("who-holds", parents=[common], help="which processes hold a file open")
     s.add_argument("path", type=_given)
@@ -113,7 +136,7 @@ def _h3_parsers(sub, common: argparse.ArgumentParser) -> None:
     s.add_argument("--table", type=_given, help="model table JSON (default: the official files)")
     s.add_argument("--workflow", type=_given, help="workflow whose files to fetch "
                                                  "(default: api_workflows/h3_sprite.json)")
-    s.add_argument("--workers", type=int, default=4, help="files fetched at once")
+    s.add_argument("--workers", type=_COUNT, default=4, help="files fetched at once")
     s = sub.add_parser("doctor", parents=[common],
                        help="is this box ready for an H3 batch? one line per fact, then advice")
     s.add_argument("--models-dir", type=_given, help="models folder (default: the running "

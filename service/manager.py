@@ -145,7 +145,8 @@ def tail(path: Path | str | None, lines: int = 20) -> str:
             text = f.read(TAIL_BYTES).decode("utf-8", "replace")
     except (OSError, NotRegular):
         return ""
-    return "\n".join(text.splitlines()[-lines:])
+    kept = text.splitlines()
+    return "\n".join(kept[max(0, len(kept) - lines):])  # [-0:] would be every line
 
 
 # ---------------------------------------------------------------- start ---

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from driver.select import Selector, parse, selected, unknown
+from tests.conftest import REPO, run_cli
 
 ROSTER = {"hero": ["idle", "walk"], "boar": ["idle", "attack"]}
 JOBS = [(c, a) for c, acts in ROSTER.items() for a in acts]
@@ -68,3 +69,16 @@ def test_bad_list_files(tmp_path):
     with pytest.raises(ValueError, match=r"bad.txt:2"):
         parse(f"@{bad}")
 
+
+
+@pytest.mark.parametrize(("flag", "value", "line"), [
+    ("--only", "", "driver batch: --only: names no job; give char/action, action, char/ or @file"),
+    ("--chars", " , ", "driver batch: --chars ' , ' names nothing: give names, or leave the "
+                       "flag out"),
+])
+def test_an_empty_selection_is_refused_not_read_as_every_job(tmp_path, flag, value, line):
+    """`--only "$JOBS"` with JOBS unset ran the whole roster, as if the flag were not there.
+    One line naming the flag, exit 1, nothing written (the joblist's out folder untouched)."""
+    res = run_cli("driver", "batch", str(REPO / "examples" / "joblist.yaml"), flag, value,
+                  "--dry-run", env={"H3SPRITE_STATE_DIR": str(tmp_path / "state")})
+    assert res.code == 1 and res.err.strip() == line, res.err

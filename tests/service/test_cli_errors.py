@@ -22,6 +22,13 @@ from tests.conftest import free_port, run_cli
     (["start", "--python", "/nonexistent/bin/python"], Exit.CONFIG, "/nonexistent/bin/python"),
     (["start", "--config", "/nonexistent/service.yaml"], Exit.CONFIG, "/nonexistent/service.yaml"),
     (["who-holds", "/nonexistent/file"], Exit.ERROR, "no such file: /nonexistent/file"),
+    # `idle --reads 0` said idle while a prompt ran; `logs -n -5` printed all but 5 lines
+    (["idle", "--reads", "0"], Exit.USAGE, "argument --reads: 0 is too small: give at least 1"),
+    (["logs", "-n", "-5"], Exit.USAGE, "argument -n/--lines: -5 is too small: give at least 0"),
+    (["stop", "--timeout", "-5"], Exit.USAGE, "argument --timeout: -5 is too small: give more "
+                                              "than 0"),
+    (["free", "--timeout", "nan"], Exit.USAGE, "argument --timeout: 'nan' is not a number"),
+    (["start", "--gpu", "-1"], Exit.USAGE, "argument --gpu: -1 is too small: give at least 0"),
 ])
 def test_bad_input_is_one_clear_line(args, code, needle, tmp_path):
     """Each bad input maps to its exit code and names the offending value."""
@@ -230,3 +237,13 @@ def test_an_empty_path_flag_is_refused_not_the_current_folder(args, tmp_path):
     assert f"argument {flag}: the path is empty" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not any(tmp_path.iterdir())
+
+
+def test_a_tail_of_no_lines_is_empty(tmp_path):
+    """`logs -n 0` printed the whole log ([-0:] is every line), where tail prints none."""
+    from service.manager import tail
+
+    log = tmp_path / "a.log"
+    log.write_text("one\ntwo\nthree\n")
+    assert tail(log, 0) == "" and tail(log, 2) == "two\nthree" and tail(log, 9) == (
+        "one\ntwo\nthree")
