@@ -125,8 +125,8 @@ def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
             row = store.get(key)
             e = Entry(key, row.status if row else "never run", seed=seeds[key],
                       portrait=portraits[cid],
-                      reroll=f"python -m driver batch {shlex.quote(joblist_arg)} --only {key} "
-                             "--reroll")
+                      reroll=f"python -m driver batch {shlex.quote(joblist_arg)} --only "
+                             f"{shlex.quote(key)} --reroll")
             if row:
                 e.attempts, e.error = row.attempts, row.error
                 e.generation_s = row.timings.get("generation")
@@ -135,7 +135,7 @@ def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
                     sheet_json = loaded.sheet_json(cid, action)
                     e.sheet = _sheet(sheet_json)
                     e.files = actions_mod.files(sheet_json, loaded.out)
-            e.first_frame = _first_frame(loaded.work / f"{cid}_{action}" / "clip.mp4")
+            e.first_frame = _first_frame(loaded.work_dir(cid, action) / "clip.mp4")
             out.append(e)
     finally:
         store.close()

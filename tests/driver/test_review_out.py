@@ -63,3 +63,20 @@ def test_review_writes_a_new_page_and_replaces_its_own(joblist):
                  "page.html"):
         assert page.read_text().startswith("<!doctype html>")
         assert "h3sprite review: j.yaml" in page.read_text()
+
+
+def test_the_reroll_command_is_one_a_shell_can_run(tmp_path):
+    """The page's copy-ready re-roll command for a character named `o'brien & co`: a shell
+    splits it into the batch's own arguments, the job's key whole (unquoted, the key's
+    quote broke the command: "unexpected EOF while looking for matching `''")."""
+    import shlex
+
+    from driver import review
+    from driver.joblist_load import load
+
+    name = "o'brien & co"
+    path = hero_joblist(tmp_path / "my jobs", with_state=True, wording={name: "a hero"},
+                        characters={name: {"portrait": "hero.png"}})
+    (entry,) = review.entries(load(path), str(path))
+    assert shlex.split(entry.reroll) == ["python", "-m", "driver", "batch", str(path),
+                                         "--only", f"{name}/idle", "--reroll"]
