@@ -81,8 +81,10 @@ def decide(j: Job, row: JobRow | None, opts: Options) -> Planned:
         reason, run = Reason.CHANGED, True
         parts = changed_parts(j, row)
         detail = f": {', '.join(parts)}" if parts else ""
-    # A clip made from exactly these generation inputs is reused (pitfall 8), unless forced.
-    reusable = (run and not opts.force and row is not None
+    # A clip made from exactly these generation inputs is reused (pitfall 8), unless forced;
+    # forced with --reuse-video, every selected job is processed again from its clip (it
+    # skipped them all, "no reusable clip", with their clips in place).
+    reusable = (run and (opts.reuse_video or not opts.force) and row is not None
                 and row.gen_fingerprint == j.gen_fingerprint
                 and clip_ok(j.clip_path, j.frames))
     generate = run and not reusable

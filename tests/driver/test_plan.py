@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from comfy_nodes.core.recipes import DEFAULT_RECIPES
 from driver.jobs import PARTS, Job, fingerprint_parts
 from driver.plan import Options, Reason, decide
@@ -58,3 +60,23 @@ def test_reasons_without_files(tmp_path):
     assert decide(j, old_row, Options()).why == "inputs changed"
     p = decide(j, old_row, Options(reuse_video=True))  # no clip kept: nothing to do
     assert (p.reason, p.process) == (Reason.NO_CLIP, False)
+
+
+def test_forced_with_reuse_video_every_job_is_processed_from_its_clip(tmp_path):
+    """--force --reuse-video: each job whose clip is kept (made from the same generation
+    inputs, with its frames) is processed again from it, generating nothing; one without
+    a clip is skipped. Before, forcing made no clip reusable and every job was skipped."""
+    from comfy_nodes.core import video
+
+    j = job(tmp_path, GEN, POST)
+    done = JobRow(j.key, j.fingerprint, j.gen_fingerprint, "done", parts=j.parts)
+    forced = Options(force=True, reuse_video=True)
+    assert (decide(j, done, forced).reason, decide(j, done, forced).process) == (
+        Reason.NO_CLIP, False)  # no clip yet
+    j.clip_path.parent.mkdir(parents=True)
+    video.encode(np.zeros((j.frames, 32, 32, 3), np.uint8), j.clip_path)
+    p = decide(j, done, forced)
+    assert (p.reason, p.process, p.generate, p.why) == (
+        Reason.FORCED, True, False, "forced, clip reused")
+    p = decide(j, done, Options(force=True))  # forced alone: generated again
+    assert (p.process, p.generate) == (True, True)
