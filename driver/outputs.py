@@ -7,10 +7,13 @@ import shutil
 from datetime import datetime
 from pathlib import Path
 
+import filelock
+
 from comfy_nodes.core.names import safe_name
 from comfy_nodes.core.util import folder_problem, unique_path
 
-__all__ = ["OLD_DIR", "back_up", "new_folder", "out_problem", "safe_name", "timestamp"]
+__all__ = ["LOCK_NAME", "OLD_DIR", "OutBusy", "back_up", "hold", "new_folder", "out_problem",
+           "safe_name", "timestamp"]
 
 OLD_DIR = "_actions_old"
 
@@ -55,3 +58,30 @@ def back_up(paths: list[Path], out_root: Path) -> Path | None:
         except OSError:  # another filesystem: copy first, then remove ours (files or a
             shutil.move(str(p), str(target))  # sheet's frames folder)
     return folder
+
+
+LOCK_NAME = "h3sprite.lock"  # in the out folder, beside the batch's database
+
+
+class OutBusy(ValueError):
+    """Another batch is writing the out folder; the message names it and what to do."""
+
+
+def hold(out: Path) -> filelock.BaseFileLock:
+    """The out folder's lock, held until released or the process ends (the kernel lets an
+    flock go even after SIGKILL): one batch writes an out folder at a time. Two at once on
+    a warm server each made every sheet, backing each clip and sheet up two or three times;
+    on a cold one the second failed with "refused the connection". filelock (already here
+    under huggingface_hub) is the flock and, on Windows, the msvcrt lock."""
+    out.mkdir(parents=True, exist_ok=True)
+    lock = filelock.FileLock(out / LOCK_NAME, timeout=0)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        from service.process import who_holds  # only on this path: it reads every process
+
+        pids = sorted({h["pid"] for h in who_holds(out / LOCK_NAME)} - {os.getpid()})
+        who = f" (pid {', '.join(map(str, pids))})" if pids else ""
+        raise OutBusy(f"another batch{who} is writing {out}: wait for it to end, or give "
+                      "this joblist another out:") from None
+    return lock
