@@ -44,7 +44,9 @@ def write(out_root: Path, done: list[tuple[str, str, Path]]) -> Path:
     chars: dict[str, dict] = {}
     for cid, action, sheet_json in sorted(done):
         if sheet_json.is_file():
-            chars.setdefault(cid, {})[action] = entry(sheet_json, out_root)
+            e = entry(sheet_json, out_root)
+            if (out_root / e["image"]).is_file():  # a sheet deleted since: a game cannot load it
+                chars.setdefault(cid, {})[action] = e
     doc = {"version": 1, "generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            "characters": chars}
     path = out_root / "actions.json"

@@ -27,7 +27,7 @@ from driver.dispatch import Dispatch
 from driver.generate import Generated, Generator
 from driver.joblist import ServerSpec
 from driver.joblist_load import Loaded
-from driver.jobs import Job, build_jobs
+from driver.jobs import Job, build_jobs, outputs_ok
 from driver.ladder import next_rung
 from driver.outputs import timestamp
 from driver.plan import Options, Planned, Reason, plan
@@ -168,6 +168,9 @@ class Batch:
         self.summary.restarts = sum(g.server.restarts for g in self.generators)
         if self.post.disk_full is not None:
             self._stop_for_full_disk(self.post.disk_full, todo)
+        else:  # "done" only where the files still are: one deleted mid-run was reported done
+            self.summary.missing = [p.job.key for p in planned if not outputs_ok(p.job) and (
+                (row := self.store.get(p.job.key)) is not None and row.status == Status.DONE)]
         return self.summary
 
     def _stop_for_full_disk(self, e: BaseException, todo: list[Planned]) -> None:

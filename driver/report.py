@@ -32,10 +32,13 @@ class Summary:
     unreachable: list[tuple[str, str]] = field(default_factory=list)  # (server, why)
     per_server: dict[str, int] = field(default_factory=dict)  # jobs generated on each
     stopped: str = ""  # why the batch stopped early (a full disk: one line), else ""
+    # Selected jobs done (now or before) whose sheet or JSON is gone by the end: deleted
+    # while the batch ran. Left out of actions.json; the next run makes them again.
+    missing: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> Exit:
-        return Exit.FAILED if self.failed or self.stopped else Exit.OK
+        return Exit.FAILED if self.failed or self.stopped or self.missing else Exit.OK
 
 
 def summary_lines(s: Summary) -> list[str]:
@@ -45,6 +48,9 @@ def summary_lines(s: Summary) -> list[str]:
         lines.append(f"  stopped early: {s.stopped}")
     for key, why in s.failed:
         lines.append(f"  failed {key}: {why}")
+    for key in s.missing:
+        lines.append(f"  missing {key}: its sheet or JSON was removed while the batch ran (left "
+                     "out of actions.json): run the batch again to make it")
     reasons: dict[str, int] = {}
     for _, why in s.skipped:
         reasons[why] = reasons.get(why, 0) + 1

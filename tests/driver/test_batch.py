@@ -319,3 +319,31 @@ def test_a_second_batch_on_the_same_out_folder_is_refused_while_the_first_runs(w
     again = workspace.batch("--chars", "zombie", "--only", "idle")
     assert again.code == 0, again.err
     workspace.write()
+
+
+def test_a_sheet_removed_while_the_batch_runs_is_reported_not_listed(workspace):
+    """zombie's idle sheet deleted while its attack is generated: the batch said done 2,
+    exit 0, and actions.json still listed idle.webp for a game to fail on. Now it ends with
+    exit 1 and a line naming the job, actions.json leaves it out, and the next run makes it
+    again (its outputs are bad: generation reused, no server needed for the clip)."""
+    workspace.write(overrides={"@action": {"simulate_seconds": 4.0}})
+    idle = workspace.out / "zombie" / "idle.webp"
+    idle.unlink(missing_ok=True)  # an earlier test's: this run's is waited for
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
+                             "--force", "--chars", "zombie"], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **workspace.env()})
+    deadline = time.monotonic() + 240
+    while not idle.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert idle.exists(), "idle was never written"
+    idle.unlink()
+    out, err = proc.communicate(timeout=240)
+    assert proc.returncode == 1, out + err
+    assert ("  missing zombie/idle: its sheet or JSON was removed while the batch ran (left "
+            "out of actions.json): run the batch again to make it") in out.splitlines()
+    assert list(workspace.actions()["characters"]["zombie"]) == ["attack"]
+    again = workspace.batch("--chars", "zombie")
+    assert again.code == 0 and idle.is_file(), again.out + again.err
+    assert set(workspace.actions()["characters"]["zombie"]) == {"idle", "attack"}
+    workspace.write()
