@@ -12,8 +12,8 @@ import filelock
 from comfy_nodes.core.names import safe_name
 from comfy_nodes.core.util import folder_problem, unique_path
 
-__all__ = ["LOCK_NAME", "OLD_DIR", "OutBusy", "back_up", "hold", "new_folder", "out_problem",
-           "safe_name", "timestamp"]
+__all__ = ["LOCK_NAME", "OLD_DIR", "OutBusy", "back_up", "batch_running", "hold", "new_folder",
+           "out_problem", "safe_name", "timestamp"]
 
 OLD_DIR = "_actions_old"
 
@@ -85,3 +85,18 @@ def hold(out: Path) -> filelock.BaseFileLock:
         raise OutBusy(f"another batch{who} is writing {out}: wait for it to end, or give "
                       "this joblist another out:") from None
     return lock
+
+
+def batch_running(out: Path) -> bool:
+    """Whether a batch holds the out folder's lock now (tried, not kept: `driver status`
+    calls a job "running" only while its batch lives)."""
+    path = out / LOCK_NAME
+    if not path.is_file():
+        return False
+    lock = filelock.FileLock(path, timeout=0)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        return True
+    lock.release()
+    return False

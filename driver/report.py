@@ -15,6 +15,7 @@ from tqdm import tqdm
 from comfy_nodes.core.sheet import grade_label
 from driver.exitcodes import Exit
 from driver.joblist_load import Loaded
+from driver.outputs import batch_running
 from driver.store import Status, Store
 
 log = logging.getLogger("driver.batch")
@@ -119,22 +120,39 @@ def _port(url: str) -> str:
     return url.rsplit("/", 1)[-1]
 
 
+# `driver status` words beyond the database's own statuses (Status).
+INTERRUPTED = "interrupted"  # running in the database, but no batch holds the out folder
+MISSING = "missing"  # done in the database, but its sheet or JSON is gone
+
+
 def status_rows(loaded: Loaded, store: Store) -> list[dict[str, Any]]:
-    """`driver status`: every job of the roster with its status, grade, flags, tries, error."""
+    """`driver status`: every job of the roster with its status, grade, flags, tries, error.
+    A job the database calls running is "interrupted" where no batch holds the out folder
+    (its batch was killed: the next run resumes it), and a done one whose sheet is gone is
+    "missing" (the next run makes it again)."""
+    live = batch_running(loaded.out)
     rows: list[dict[str, Any]] = []
     for cid in loaded.spec.characters:
         for action in loaded.actions_of(cid):
             row = store.get(f"{cid}/{action}")
+            status = row.status if row else "never run"
+            if status == Status.RUNNING.value and not live:
+                status = INTERRUPTED
             entry: dict[str, Any] = {
-                "job": f"{cid}/{action}", "status": row.status if row else "never run",
+                "job": f"{cid}/{action}", "status": status,
                 "attempts": row.attempts if row else 0, "error": row.error if row else None}
             if row and row.meta.get("server"):
                 entry["server"] = row.meta["server"]
             sheet = loaded.sheet_json(cid, action) if row and row.outputs.get("json") else None
+            made = False
             if sheet is not None and sheet.is_file():
-                anim = json.loads(sheet.read_text())["meta"]["animation"]
+                meta = json.loads(sheet.read_text())["meta"]
+                anim = meta["animation"]
                 entry.update(grade=grade_label(anim["loop"], anim["loop_grade"]),
                              qc=anim["qc"])
+                made = (sheet.parent / meta["image"]).is_file()
+            if status == Status.DONE.value and sheet is not None and not made:
+                entry["status"] = MISSING
             rows.append(entry)
     return rows
 
@@ -158,4 +176,5 @@ def status_line(r: dict[str, Any], server_width: int = 0) -> str:
 
 
 def any_failed(rows: list[dict[str, Any]]) -> bool:
-    return any(r["status"] == Status.FAILED.value for r in rows)
+    """Whether a job failed, or its sheet is missing: `driver status` then exits 1."""
+    return any(r["status"] in (Status.FAILED.value, MISSING) for r in rows)

@@ -54,3 +54,29 @@ def test_status_on_one_server_has_no_server_column_unless_rows_name_two(tmp_path
     store.close()
     lines = _status(tmp_path)
     assert lines["boar/idle"].split()[1:3] == ["done", REMOTE]
+
+
+def test_a_killed_batchs_job_is_interrupted_and_a_lost_sheet_missing(tmp_path):
+    """A job the database calls running, with no batch holding the out folder (its batch
+    was killed: SIGKILL leaves the row as it was), reads "interrupted", not "running" for
+    ever; while a batch holds the folder it is "running". A done job whose recorded sheet
+    is gone reads "missing" and `status` exits 1 (it said done, exit 0)."""
+    from driver.outputs import hold
+
+    _workspace(tmp_path, {"server": {"port": 8190}}, other=LOCAL)
+    store = Store(tmp_path / "_out" / "h3sprite.sqlite")
+    store.put("hero/attack", status=Status.RUNNING, error=None)
+    store.put("hero/idle", outputs={"json": str(tmp_path / "_out" / "hero" / "idle.json")})
+    store.close()
+    res = run_cli("driver", "status", str(tmp_path / "joblist.yaml"))
+    lines = {line.split()[0]: line.split()[1] for line in res.out.splitlines()}
+    assert lines == {"hero/idle": "missing", "hero/attack": "interrupted", "boar/idle": "done",
+                     "boar/attack": "never"}, res.out
+    assert res.code == 1
+    lock = hold(tmp_path / "_out")  # a batch at work (this process)
+    try:
+        res = run_cli("driver", "status", str(tmp_path / "joblist.yaml"))
+    finally:
+        lock.release()
+    lines = {line.split()[0]: line.split()[1] for line in res.out.splitlines()}
+    assert lines["hero/attack"] == "running", res.out
