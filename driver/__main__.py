@@ -1,4 +1,15 @@
+import signal
 import sys
+
+
+def _terminated(signum, frame):
+    """SIGTERM (systemd stopping a unit, `timeout`, a plain `kill`) stops the driver as
+    Ctrl-C does: the sheet in progress is finished, our prompt interrupted, the state
+    saved, one line said. It died at once, with no word and its prompt still running."""
+    raise KeyboardInterrupt
+
+
+signal.signal(signal.SIGTERM, _terminated)
 
 try:
     from driver.blas import one_blas_thread

@@ -15,6 +15,7 @@ import sys
 import time
 
 import psutil
+import pytest
 import requests
 from PIL import Image
 
@@ -217,17 +218,20 @@ def _ctrl_c_reaches() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def test_ctrl_c_stops_cleanly_and_the_next_run_resumes(workspace):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_stops_cleanly_and_the_next_run_resumes(workspace, sig):
     """SIGINT during generation: exit 130 with one line, our prompt is interrupted on the
-    server, the job is left pending, and the next run picks it up as interrupted."""
-    workspace.write(overrides={"@action": {"simulate_seconds": 6.0}})
+    server, the job is left pending, and the next run picks it up as interrupted. SIGTERM
+    (systemd, `timeout`) the same: it killed the driver at once, its prompt running on.
+    (Each signal's graph differs: ComfyUI would answer the same graph from its cache.)"""
+    workspace.write(overrides={"@action": {"simulate_seconds": 6.0 + 0.1 * int(sig)}})
     proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
                              "--force", "--chars", "zombie", "--only", "idle"], cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **workspace.env()}, preexec_fn=_ctrl_c_reaches)
     url = f"http://127.0.0.1:{workspace.port}"
     assert wait_running([url], proc, 120)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
