@@ -50,12 +50,14 @@ FAINT_ALPHA = 0.2
 
 
 def zone_alpha(edge: Edge, solved: Solved, local: np.ndarray, defringe: bool,
-               ref: np.ndarray | None, noise: float,
-               depth: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+               ref: np.ndarray | None, noise: float, depth: np.ndarray,
+               light_ink: bool = False) -> tuple[np.ndarray, np.ndarray, bool]:
     """(alpha (M,), colour (M, 3), whether the frame is light-outlined) of the zone pixels:
     the rim's share of character, opaque deeper but where a part is blurred. local (M, 3):
     the part's own colour nearby, NaN where none is near; depth: the silhouette's depth
-    over the zone's box (which way its edge faces: a light outline runs all round)."""
+    over the zone's box (which way its edge faces: a light outline runs all round).
+    light_ink: the portrait is outlined in a light colour (Reference.light_ink), so a light
+    outline in the frame is the art's, kept: the frame is never read as light-outlined."""
     rim, dep, r = edge.rim, edge.depth, edge.r
     t, Fp = solved.t, solved.Fp
     has_f = ~np.isnan(local[:, 0])
@@ -66,7 +68,8 @@ def zone_alpha(edge: Edge, solved: Solved, local: np.ndarray, defringe: bool,
         rows, cols = np.nonzero(edge.mask)
         return outline.edge_facing(depth, (rows, cols))
 
-    light_outlined = defringe and outline.is_outlined(light, rim & (dep >= 1), facing)
+    light_outlined = (defringe and not light_ink
+                      and outline.is_outlined(light, rim & (dep >= 1), facing))
     # The rim carries both a fractional alpha and the wrap: the wrap there is judged from
     # the opaque rings just inside it nearby (a Gaussian twice the rim's width: the rings
     # of the same part), and grows outward as it falls inward.

@@ -100,7 +100,8 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     if ink is not None:
         solved = ink_mix(edge, solved, ink)
     a, Fp, light_outlined = zone_alpha(edge, solved, local, defringe, ref, key.noise,
-                                       depth[edge.box])
+                                       depth[edge.box],
+                                       reference is not None and reference.light_ink)
     alpha_s = alpha[edge.box]
     alpha_s[edge.mask] = a
     rgb[edge.box][edge.mask] = np.clip(Fp, 0, 255).astype(np.uint8)

@@ -20,6 +20,7 @@ from comfy_nodes.core.reference import (
     SUB_PIXEL_INK_MAX,
     Reference,
     densest,
+    light_line,
     outline_colour,
     palette,
     portrait_palette,
@@ -366,3 +367,29 @@ def test_an_outline_thinner_than_a_pixel_is_found_in_the_antialiased_ring(parts,
     k = shaded_outline(_sub_pixel_outlined(parts, shade))
     assert k is not None and shade - 0.05 <= k <= SUB_PIXEL_INK_MAX, (shade, k)
     assert shaded_outline(_sub_pixel_outlined(parts, None)) is None
+
+
+def _disc_portrait(line: tuple[int, int, int] | None, side: str = "all") -> np.ndarray:
+    """A 120 px portrait: an orange disc 88 px across, its outer 2 px drawn in `line` (all
+    round, or only on its upper right quarter: a rim light), on transparency."""
+    rgba = np.zeros((120, 120, 4), np.uint8)
+    yy, xx = np.mgrid[:120, :120]
+    r = np.hypot(yy - 60, xx - 60)
+    rgba[r <= 44] = (220, 120, 40, 255)
+    if line is not None:
+        ring = (r <= 44) & (r > 42) & (((xx > 60) & (yy < 60)) if side == "lit" else True)
+        rgba[ring, :3] = line
+    return rgba
+
+
+def test_the_portraits_own_light_line_is_read_and_a_rim_light_is_not():
+    """Cream cut edges round the whole silhouette (papercraft) are the art's light line:
+    its colour is read, so the frames keep it (its Reference is light_ink, its outline the
+    cream); the disc without a line, or lit from one side (a quarter of the ring), has none."""
+    cream = (236, 228, 208)
+    assert np.abs(light_line(_disc_portrait(cream)) - cream).max() <= 1
+    ref = portrait_reference(_disc_portrait(cream))
+    assert ref.light_ink and np.abs(ref.outline - cream).max() <= 1
+    assert light_line(_disc_portrait(None)) is None
+    assert light_line(_disc_portrait(cream, side="lit")) is None
+    assert not portrait_reference(_disc_portrait(None)).light_ink
