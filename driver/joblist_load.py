@@ -10,6 +10,7 @@ import difflib
 import zlib
 from pathlib import Path
 from typing import Any, get_args
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -69,17 +70,21 @@ class Loaded:
             return [self.spec.server]
         if "server" in self.spec.model_fields_set:
             raise JoblistError(f"{self.path}: give either server or servers, not both")
-        seen: dict[str, int] = {}
+        seen: dict[tuple[str, str, int], int] = {}
         for i, srv in enumerate(self.spec.servers):
             if srv.gpu is not None and not srv.embedded:
                 raise JoblistError(f"{self.path}: servers.{i}: gpu is for an embedded server; "
                                    f"start the one at {srv.url} with comfy_service start "
                                    "--gpu N there")
-            if srv.base_url in seen:
-                raise JoblistError(f"{self.path}: servers.{i} is {srv.base_url} again (as "
-                                   f"servers.{seen[srv.base_url]}): give each its own port "
-                                   "or url")
-            seen[srv.base_url] = i
+            place = _place(srv.base_url)
+            if place in seen:
+                first = self.spec.servers[seen[place]].base_url
+                same = (f"{first} again (as servers.{seen[place]})" if srv.base_url == first
+                        else f"{srv.base_url}, the same server as servers.{seen[place]} "
+                             f"({first})")
+                raise JoblistError(f"{self.path}: servers.{i} is {same}: give each its own "
+                                   "port or url")
+            seen[place] = i
         return list(self.spec.servers)
 
     def _abs(self, p: Path) -> Path:
@@ -246,3 +251,15 @@ def load(path: Path) -> Loaded:
         if isinstance(e, JoblistError):
             raise
         raise JoblistError(f"{path}: {e}") from None
+
+
+def _place(url: str) -> tuple[str, str, int]:
+    """Where a server's URL leads: scheme, host (every loopback name one: localhost,
+    127.0.0.1, ::1) and port (the scheme's own where none is given). `localhost:8408/`
+    and `127.0.0.1:8408` passed as two servers, and the batch kept two prompts in flight
+    on one ComfyUI."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if host == "localhost" or host == "::1" or host.startswith("127."):
+        host = "loopback"
+    return parts.scheme, host, parts.port or (443 if parts.scheme == "https" else 80)

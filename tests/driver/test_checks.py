@@ -282,6 +282,15 @@ def test_servers_list_mistakes_are_named(tmp_path):
                                                        "gpu": 1}]},
         "servers.1.prot: unknown key (did you mean 'port'?)": {
             "servers": [{"port": 8305}, {"prot": 8306}]},
+        # one ComfyUI by two names: two prompts in flight on it
+        "servers.1 is http://127.0.0.1:8307, the same server as servers.0 "
+        "(http://localhost:8307)": {
+            "servers": [{"url": "http://localhost:8307/"}, {"url": "http://127.0.0.1:8307"}]},
+        "servers.1 is http://LOCALHOST:8308, the same server as servers.0 "
+        "(http://127.0.0.1:8308)": {
+            "servers": [{"port": 8308}, {"url": "http://LOCALHOST:8308"}]},
+        "servers.1 is https://h, the same server as servers.0 (https://h:443)": {
+            "servers": [{"url": "https://h:443"}, {"url": "https://h"}]},
     }
     for message, change in cases.items():
         path = _joblist(tmp_path, **change)
