@@ -293,9 +293,11 @@ def _started(cfg: ServiceConfig, popen: subprocess.Popen, detach: str, argv: lis
         code = popen.poll()
         if code is not None:
             clear_state(cfg)
+            why = startup_cause(tail(log_path))
             return Result(Exit.START_FAILED,
-                          f"ComfyUI exited with code {code} during start-up; log: {log_path}",
-                          {"exit_code": code, "log": str(log_path)}, detail=tail(log_path))
+                          f"ComfyUI exited with code {code} during start-up{why}; log: "
+                          f"{log_path}", {"exit_code": code, "log": str(log_path)},
+                          detail=tail(log_path))
         try:
             api.system_stats()
         except Exception:  # unreachable, or an HTTP error status (up but unhappy): wait on
@@ -320,6 +322,28 @@ def _started(cfg: ServiceConfig, popen: subprocess.Popen, detach: str, argv: lis
                   f"ComfyUI did not answer /system_stats within {cfg.start_timeout:.0f} s and "
                   f"was stopped; raise start_timeout or read the log {log_path}",
                   {"log": str(log_path)}, detail=tail(log_path))
+
+
+# What a start-up log's last lines say, in words and with the fix: the log's tail is shown
+# too, but a traceback's last line ("AssertionError: Torch not compiled with CUDA enabled")
+# does not say which setting asked for what the machine lacks.
+STARTUP_CAUSES = (
+    ("Torch not compiled with CUDA enabled",
+     "its torch has no CUDA (a CPU build, or no GPU here), which a GPU placement "
+     "(--placement resident, streaming or phased) or --gpu needs: start with --placement "
+     "none on this machine, or install a CUDA build of torch"),
+    ("No module named",
+     "a package is missing from ComfyUI's python (the last lines name it): run "
+     "`comfy_service setup` for the embedded ComfyUI, or install ComfyUI's requirements"),
+)
+
+
+def startup_cause(log_tail: str) -> str:
+    """"; <cause and fix>" for a known start-up failure in the log's tail, else ""."""
+    for needle, words in STARTUP_CAUSES:
+        if needle in log_tail:
+            return f": {words}"
+    return ""
 
 
 # --------------------------------------------------------------- status ---

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import shutil
 import subprocess
 import sys
 import threading
@@ -118,6 +119,21 @@ def test_python_that_cannot_run_comfyui_fails_start_with_log_tail(tmp_path, embe
                   "--state-dir", str(tmp_path), "--", "--base-directory", str(tmp_path / "b"))
     assert res.code == Exit.START_FAILED
     assert "exited with code" in res.err and "ModuleNotFoundError" in res.err
+    assert ("during start-up: a package is missing from ComfyUI's python (the last lines "
+            "name it): run `comfy_service setup`") in res.err.splitlines()[-1]
+
+
+@pytest.mark.skipif(shutil.which("nvidia-smi") is not None, reason="a GPU may be here")
+def test_a_gpu_placement_on_a_cpu_build_names_the_setting(tmp_path, embedded_ready):
+    """--placement resident (--highvram) on the embedded CPU torch: ComfyUI's traceback
+    ended "Torch not compiled with CUDA enabled", and our line said only that it exited.
+    It now names the setting and the fix."""
+    res = run_cli("service", "start", "--placement", "resident", "--port", str(free_port()),
+                  "--state-dir", str(tmp_path), "--", "--base-directory", str(tmp_path / "b"))
+    assert res.code == Exit.START_FAILED
+    assert ("during start-up: its torch has no CUDA (a CPU build, or no GPU here), which a "
+            "GPU placement (--placement resident, streaming or phased) or --gpu needs: start "
+            "with --placement none on this machine") in res.err.splitlines()[-1]
 
 
 def test_who_holds_names_the_holder(tmp_path):
