@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import zlib
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, get_args, get_origin
 from urllib.parse import urlsplit
 
 import yaml
@@ -206,10 +206,16 @@ def _flatten(ann: Any) -> list[Any]:
 
 def _suggest(key: str, parent: tuple) -> str:
     model: type[BaseModel] = Joblist
+    keyed = False  # the part before was a mapping of names to models (characters.hero)
     for part in parent:
-        if isinstance(part, int):
-            continue  # an index into a list (servers.1.port): the entry's model is known
+        if isinstance(part, int) or keyed:
+            # an index into a list (servers.1.port) or a name in a mapping
+            # (characters.hero.portriat): the entry's model is known
+            keyed = False
+            continue
         field = model.model_fields.get(str(part))
+        keyed = field is not None and any(get_origin(t) is dict
+                                          for t in _flatten(field.annotation))
         ann = getattr(field, "annotation", None) if field else None
         # list[ServerSpec] | None -> ServerSpec
         models = [a for a in _flatten(ann) if isinstance(a, type) and issubclass(a, BaseModel)]

@@ -102,6 +102,16 @@ def test_unknown_key_names_file_line_and_key(tmp_path):
     assert f"{path}:" in res.err and "actoins" in res.err and "unknown key" in res.err
 
 
+def test_a_typo_inside_a_character_gets_a_suggestion_too(tmp_path):
+    """characters.hero.portriat: the key under a character's name is checked against a
+    character's keys (it got no suggestion: the name was looked up as a field)."""
+    path = _joblist(tmp_path)
+    path.write_text(path.read_text().replace("portrait: hero.png", "portriat: hero.png"))
+    res = run_cli("driver", "check", str(path))
+    assert res.code == 1
+    assert "characters.hero.portriat: unknown key (did you mean 'portrait'?)" in res.err
+
+
 def test_escaping_names_and_missing_markers(tmp_path):
     """Character ids that would escape their folder are refused; a workflow without the
     markers is named with the missing ones."""
