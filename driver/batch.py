@@ -76,6 +76,17 @@ class Batch:
         self.progress.say(line)
 
     # ------------------------------------------------------------- planning ---
+    def _characters(self) -> set[str] | None:
+        """The characters --chars and --only leave (None: all); names they lack are
+        selected_jobs' to refuse."""
+        if not self.opts.chars and not self.opts.only:
+            return None
+        only = self.opts.only
+        return {c for c in self.loaded.spec.characters
+                if (not self.opts.chars or c in self.opts.chars)
+                and (not only or any(select.selected(only, c, a)
+                                     for a in self.loaded.actions_of(c)))}
+
     def selected_jobs(self) -> list[Job]:
         wf_sha = sha256_file(self.loaded.workflow)
         models = [f"{folder}/{name}" for folder, name, _ in self.workflow.model_files()]
@@ -113,7 +124,7 @@ class Batch:
                 self.reserve.release()
 
     def _run(self) -> Summary:
-        problems = check(self.loaded)
+        problems = check(self.loaded, self._characters())
         if problems:
             raise StopBatch("\n".join(problems))
         planned = plan(self.selected_jobs(), self.store, self.opts)

@@ -52,7 +52,10 @@ def shared_folders(job: Loaded) -> list[str]:
             "rename one of them" for key, names in folders.items() if len(names) > 1]
 
 
-def check(job: Loaded) -> list[str]:
+def check(job: Loaded, characters: set[str] | None = None) -> list[str]:
+    """What stops a batch before anything is submitted, one line each. `characters`: the
+    ones a batch runs (--chars, --only): only their portraits are read, so one character's
+    broken portrait does not stop a run of the others (`driver check` reads them all)."""
     problems = folder_problems(job)
     # Pitfall 7: the roster must match the wording table's keys exactly.
     roster = {job.wording_key(c) for c in job.spec.characters}
@@ -66,6 +69,8 @@ def check(job: Loaded) -> list[str]:
                             "character uses (a roster drift?)")
     # Pitfall 6: every portrait fully decodes, has alpha and a usable size.
     for cid in job.spec.characters:
+        if characters is not None and cid not in characters:
+            continue
         path = job.portrait(cid)
         try:
             rgba = load_portrait(path)

@@ -48,6 +48,23 @@ def test_truncated_portrait_is_named_before_submission(tmp_path):
     assert not (tmp_path / "state").exists()  # nothing started, nothing submitted
 
 
+def test_a_run_of_some_characters_is_not_stopped_by_anothers_portrait(tmp_path):
+    """boar's portrait is cut short: `check` names it, and so does a batch of the whole
+    roster; a batch of hero alone (--chars, or --only) plans its job (it failed on boar's
+    portrait: a roster could not be run in part while one portrait was being fixed)."""
+    path = _joblist(tmp_path)
+    data = (tmp_path / "boar.png").read_bytes()
+    (tmp_path / "boar.png").write_bytes(data[: len(data) // 2])
+    env = {"H3SPRITE_STATE_DIR": str(tmp_path / "state")}
+    for args in (["check"], ["batch", "--dry-run"], ["batch", "--dry-run", "--chars", "boar"]):
+        res = run_cli("driver", *args, str(path), env=env)
+        assert res.code == 1 and "character boar: portrait" in res.err, (args, res.err)
+    for extra in (["--chars", "hero"], ["--only", "hero/idle"], ["--only", "hero/"]):
+        res = run_cli("driver", "batch", str(path), "--dry-run", *extra, env=env)
+        assert res.code == 0, (extra, res.err)
+        assert res.out.split()[:2] == ["hero/idle", "generate+process"], res.out
+
+
 def test_a_max_width_too_narrow_for_the_sheets_is_one_line_before_submission(tmp_path):
     """max_width 100 for idle (8 frames) and walk (10): both would get cells under 16 px
     wide (the batch made them; a width of 10 made 1x1 cells). check and batch say so in one
