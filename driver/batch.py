@@ -154,6 +154,7 @@ class Batch:
         start = time.monotonic()  # per-set costs exclude the one-off server start
         self.progress.open(len(todo))
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="post")
+        interrupted = False
         try:
             for p in todo:
                 if self.post.disk_full is not None:  # the post thread met a full disk
@@ -170,18 +171,23 @@ class Batch:
             if not self.post.disk_is_full(e):
                 raise
         except KeyboardInterrupt:
+            interrupted = True
             self.say("interrupted: finishing the sheet in progress, then stopping")
             raise  # the finally below lets the sheet in progress finish
         finally:
-            pool.shutdown(wait=True)
+            # Interrupted, the sheets queued behind the one in progress are not begun (their
+            # rows stay running: the next run resumes them, `status` says interrupted).
+            pool.shutdown(wait=True, cancel_futures=interrupted)
             self.progress.close()
         self.summary.wall = time.monotonic() - start
         self.summary.restarts = sum(g.server.restarts for g in self.generators)
         if self.post.disk_full is not None:
             self._stop_for_full_disk(self.post.disk_full, todo)
         else:  # "done" only where the files still are: one deleted mid-run was reported done
-            self.summary.missing = [p.job.key for p in planned if not outputs_ok(p.job) and (
-                (row := self.store.get(p.job.key)) is not None and row.status == Status.DONE)]
+            made = set(self.summary.done)
+            self.summary.missing = [
+                p.job.key for p in planned
+                if (p.job.key in made or p.reason is Reason.CURRENT) and not outputs_ok(p.job)]
         return self.summary
 
     def _stop_for_full_disk(self, e: BaseException, todo: list[Planned]) -> None:

@@ -70,7 +70,7 @@ class Loaded:
             return [self.spec.server]
         if "server" in self.spec.model_fields_set:
             raise JoblistError(f"{self.path}: give either server or servers, not both")
-        seen: dict[tuple[str, str, int], int] = {}
+        seen: dict[tuple[str, str, int, str], int] = {}
         for i, srv in enumerate(self.spec.servers):
             if srv.gpu is not None and not srv.embedded:
                 raise JoblistError(f"{self.path}: servers.{i}: gpu is for an embedded server; "
@@ -259,13 +259,14 @@ def load(path: Path) -> Loaded:
         raise JoblistError(f"{path}: {e}") from None
 
 
-def _place(url: str) -> tuple[str, str, int]:
+def _place(url: str) -> tuple[str, str, int, str]:
     """Where a server's URL leads: scheme, host (every loopback name one: localhost,
-    127.0.0.1, ::1) and port (the scheme's own where none is given). `localhost:8408/`
-    and `127.0.0.1:8408` passed as two servers, and the batch kept two prompts in flight
-    on one ComfyUI."""
+    127.0.0.1, ::1), port (the scheme's own where none is given) and path (two ComfyUIs
+    behind one proxy differ there). `localhost:8408/` and `127.0.0.1:8408` passed as two
+    servers, and the batch kept two prompts in flight on one ComfyUI."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     if host == "localhost" or host == "::1" or host.startswith("127."):
         host = "loopback"
-    return parts.scheme, host, parts.port or (443 if parts.scheme == "https" else 80)
+    return (parts.scheme, host, parts.port or (443 if parts.scheme == "https" else 80),
+            parts.path.rstrip("/"))

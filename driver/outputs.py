@@ -88,15 +88,24 @@ def hold(out: Path) -> filelock.BaseFileLock:
 
 
 def batch_running(out: Path) -> bool:
-    """Whether a batch holds the out folder's lock now (tried, not kept: `driver status`
-    calls a job "running" only while its batch lives)."""
+    """Whether a batch holds the out folder's lock now, tried on the file opened read-only
+    and let go at once: `driver status` only reads (another user's out folder, a read-only
+    mount). A job is called "running" only while its batch lives. Where the lock cannot be
+    tried (no flock: Windows), the rows are shown as stored."""
     path = out / LOCK_NAME
     if not path.is_file():
         return False
-    lock = filelock.FileLock(path, timeout=0)
     try:
-        lock.acquire()
-    except filelock.Timeout:
+        import fcntl
+    except ImportError:
         return True
-    lock.release()
-    return False
+    try:
+        with open(path, "rb") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(f, fcntl.LOCK_UN)
+            return False
+    except OSError:
+        return True

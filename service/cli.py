@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import sys
 from pathlib import Path
@@ -40,8 +41,8 @@ def _number(kind: type, least: float, strict: bool = False):
             value = kind(text)
         except ValueError:
             value = None
-        if value is None or value != value:  # NaN
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+        if value is None or not math.isfinite(value):  # NaN, inf
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
         if value < least or (strict and value == least):
             raise argparse.ArgumentTypeError(
                 f"{text} is too small: give {'more than' if strict else 'at least'} {least:g}")

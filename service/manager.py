@@ -339,9 +339,13 @@ STARTUP_CAUSES = (
 
 
 def startup_cause(log_tail: str) -> str:
-    """"; <cause and fix>" for a known start-up failure in the log's tail, else ""."""
+    """": <cause and fix>" for a known start-up failure on the log's last line (the
+    exception that ended it: ComfyUI logs a custom node's failed import and goes on), else
+    ""."""
+    lines = [line for line in log_tail.splitlines() if line.strip()]
+    last = lines[-1] if lines else ""
     for needle, words in STARTUP_CAUSES:
-        if needle in log_tail:
+        if needle in last:
             return f": {words}"
     return ""
 

@@ -210,9 +210,11 @@ def download_failure(e: BaseException, mf: ModelFile) -> str:
     status = getattr(response, "status_code", None)
     if isinstance(status, int):
         if status in (401, 403):
-            return (f"the hub refused {where} (HTTP {status}): the repository is gated or "
-                    "private; accept its terms on its page, log in (`hf auth login`, or set "
-                    "HF_TOKEN), then run models again")
+            # (the hub answers 401 for a repository that does not exist too)
+            return (f"the hub refused {where} (HTTP {status}): the repository is gated, "
+                    "private, or not there; check the table's repo, or accept its terms on "
+                    "its page and log in (`hf auth login`, or set HF_TOKEN), then run models "
+                    "again")
         if status == 404:
             return (f"the hub has no {where} (HTTP 404): check the repo and path in the model "
                     "table (--table)")
@@ -310,7 +312,8 @@ def fetch(files: list[ModelFile], models_dir: Path, workers: int = 4) -> list[Ou
         t.start()
     try:
         for t in threads:
-            t.join()
+            while t.is_alive():  # a timed join: Ctrl-C reaches it on Windows too
+                t.join(0.5)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(f"interrupted; partial downloads stay in {models_dir / STAGING}: "
                                 "run models again to resume") from None

@@ -58,6 +58,9 @@ def parse_colour(text: str) -> tuple[int, int, int]:
 PORTRAIT_FIX = "give the character's portrait as a PNG or WebP with a transparent background"
 
 
+ANIMATED_FORMATS = frozenset({"GIF", "PNG", "WEBP"})  # Pillow's names: GIF, APNG, WebP
+
+
 def load_portrait(path: str | Path) -> np.ndarray:
     """RGBA uint8 of an image file, fully decoded; refuses files without real alpha. Every
     refusal names the file as the portrait and says what to give instead."""
@@ -65,7 +68,8 @@ def load_portrait(path: str | Path) -> np.ndarray:
     try:
         # stat, then the header's pixel count, before any decode (core/imagefile.py)
         with open_image(path, "portrait", give=PORTRAIT_FIX) as im:
-            frames = getattr(im, "n_frames", 1)
+            # Animations only: a TIFF's thumbnail page or an MPO's second view is no pose.
+            frames = getattr(im, "n_frames", 1) if im.format in ANIMATED_FORMATS else 1
             im.load()  # a full decode: a truncated file fails here, not inside ComfyUI
             has_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
             # Already RGBA: one copy into numpy, not a converted image and then a copy

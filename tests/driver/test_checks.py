@@ -331,6 +331,12 @@ def test_servers_list_mistakes_are_named(tmp_path):
             assert message in str(e), (message, str(e))
         else:
             raise AssertionError(f"no error for {change}")
+    for proxied in ([{"url": "http://gpu.lan/comfy-a"}, {"url": "http://gpu.lan/comfy-b/"}],):
+        path = _joblist(tmp_path, servers=proxied)  # two ComfyUIs behind one proxy
+        doc = yaml.safe_load(path.read_text())
+        del doc["server"]
+        path.write_text(yaml.safe_dump(doc))
+        assert len(load(path).servers) == 2
     path = _joblist(tmp_path, servers=[{"port": 8304, "gpu": 0}, {"url": "http://h:1"}])
     doc = yaml.safe_load(path.read_text())
     del doc["server"]

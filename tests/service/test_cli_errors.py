@@ -28,7 +28,8 @@ from tests.conftest import free_port, run_cli
     (["logs", "-n", "-5"], Exit.USAGE, "argument -n/--lines: -5 is too small: give at least 0"),
     (["stop", "--timeout", "-5"], Exit.USAGE, "argument --timeout: -5 is too small: give more "
                                               "than 0"),
-    (["free", "--timeout", "nan"], Exit.USAGE, "argument --timeout: 'nan' is not a number"),
+    (["free", "--timeout", "nan"], Exit.USAGE, "argument --timeout: 'nan' is not a finite number"),
+    (["stop", "--timeout", "inf"], Exit.USAGE, "argument --timeout: 'inf' is not a finite number"),
     (["start", "--gpu", "-1"], Exit.USAGE, "argument --gpu: -1 is too small: give at least 0"),
 ])
 def test_bad_input_is_one_clear_line(args, code, needle, tmp_path):

@@ -225,7 +225,8 @@ class _Answers(BaseHTTPRequestHandler):
     (404, "the hub has no small.safetensors of other/turbo at {url} (HTTP 404): check the "
           "repo and path in the model table"),
     (401, "the hub refused small.safetensors of other/turbo at {url} (HTTP 401): the "
-          "repository is gated or private; accept its terms"),
+          "repository is gated, private, or not there; check the table's repo, or accept its "
+          "terms"),
     (403, "the hub refused small.safetensors of other/turbo at {url} (HTTP 403)"),
     (500, "the hub answered HTTP 500 for small.safetensors of other/turbo at {url}: run "
           "models again later to resume"),
