@@ -98,6 +98,16 @@ def test_only_a_ghosted_sheet_is_matted_without_its_ghost(name):
         assert abs(unghosted - 0.3) <= 0.03, unghosted
 
 
+def test_a_recursive_ghost_over_the_pose_leaves_the_pose_clean():
+    """The walk ghosted at 45 % of each frame as shown, over the pose too: undone over the
+    whole frame (Ghosting.undo_whole), its edge is within 2 levels of the truth's and its
+    inside within 5 (+0.5 and 4.0); undone in the trail only, the pose kept the ghost and
+    the backdrop's share where it had just arrived (+5.0 and 5.8)."""
+    r = report("walk_ghost")
+    edge, inside = r.mean("edge_excess"), r.mean("interior_error")
+    assert abs(edge) <= 2.0 and inside <= 5.0, (edge, inside)
+
+
 def test_smear_separates_ghosting_from_fast_motion():
     """The ghosted walk's smear measure is above the threshold, every other case's below
     (the fast attack with motion blur included)."""

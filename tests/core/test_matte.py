@@ -1876,3 +1876,23 @@ def test_a_see_through_parts_rim_keeps_no_backdrop_colour(wrap, tmp_path):
     own = orange[c] - np.delete(orange, c).max()
     assert float((excess > own + 40).mean()) < 0.1, (excess > own + 40).mean()
     assert 0.25 < float(np.median(out[..., 3][ring])) / 255 < 0.65  # see-through, not cut
+
+
+def test_a_light_line_the_portrait_draws_is_kept_in_the_frame():
+    """An orange disc inside a cream line 2 px wide (papercraft's cut edge), under the wrap
+    and 4:2:0, on green: with a portrait that draws the line (Reference.light_ink) the line
+    stays opaque (under a quarter of the outer ring lost, nothing outside turned opaque);
+    read as a model's light outline (描边), as without light_ink, it was cleared: over half
+    the ring transparent (trial 40's papercraft fox, IoU 0.913)."""
+    orange, cream = np.array([220, 120, 40], np.float32), np.array([236, 228, 208], np.float32)
+    frame, alpha = _ink_outlined_disc((40, 200, 70), orange, cream, 2.0)
+    key = backdrop.estimate_key(np.repeat(frame[None], 4, axis=0))
+    truth = alpha >= 0.5
+    ring = truth & (cv2.erode(truth.astype(np.uint8), np.ones((5, 5), np.uint8)) == 0)
+    lost = {}
+    for light_ink in (True, False):
+        ref = Reference(np.array([orange, cream]), cream, light_ink=light_ink)
+        got = matte.refine(frame, key, reference=ref)[..., 3] >= 128
+        lost[light_ink] = (ring & ~got).sum() / ring.sum()
+        assert not (got & ~truth).any()
+    assert lost[True] < 0.25 and lost[False] > 0.5, lost
