@@ -24,16 +24,34 @@ def safe_name(name: str, what: str = "name") -> str:
     except UnicodeEncodeError:  # undecodable bytes from the shell arrive as surrogates
         raise ValueError(f"{what} {ascii(name)[:80]} is not valid UTF-8 text: give a name "
                          "in UTF-8, such as 'hero'") from None
-    ok = (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name == name.strip()
-          and not name.startswith(".") and ".." not in name
-          and not any(c in FORBIDDEN or ord(c) < 32 for c in name))
     shown = repr(name) if len(repr(name)) <= 80 else f"{repr(name)[:60]}...({len(name)} chars)"
-    if not ok:
-        raise ValueError(f"{what} {shown} is not a plain name (at most {MAX_NAME} characters; "
-                         "no '/', '\\\\', ':', '..', leading '.' or control characters): pick a "
-                         "simple name such as 'hero'")
+    if why := _not_plain(name):
+        raise ValueError(f"{what} {shown} is not a plain name ({why}): pick a simple name "
+                         "such as 'hero'")
     if size > MAX_NAME_BYTES:
         raise ValueError(f"{what} {shown} is {size} bytes in UTF-8, too long for a file name "
                          f"with what h3sprite adds to it: at most {MAX_NAME_BYTES} bytes "
                          "(40 CJK characters, 30 emoji): pick a shorter name")
     return name
+
+
+def _not_plain(name: object) -> str:
+    """Why name is no plain file name, in words ("" where it is one): the line named only
+    some of the rules, and `<img src=x>` was refused for a '<' it did not mention."""
+    if not isinstance(name, str) or not name:
+        return "it is empty"
+    if len(name) > MAX_NAME:
+        return f"{len(name)} characters; at most {MAX_NAME}"
+    if name != name.strip():
+        return "spaces at its ends"
+    if name.startswith("."):
+        return "a leading '.'"
+    if ".." in name:
+        return "'..' in it"
+    bad = sorted({c for c in name if c in FORBIDDEN})
+    if bad:
+        return (f"{', '.join(repr(c) for c in bad)} in it: no '/', '\\' or any of "
+                "':*?\"<>|', which file systems refuse")
+    if any(ord(c) < 32 for c in name):
+        return "control characters in it"
+    return ""

@@ -37,3 +37,21 @@ def test_undecodable_bytes_from_the_shell_are_refused():
     "'utf-8' codec can't encode characters"."""
     with pytest.raises(ValueError, match=r"--name '\\udcff\\udcfe' is not valid UTF-8"):
         safe_name(b"\xff\xfe".decode("utf-8", "surrogateescape"), "--name")
+
+
+@pytest.mark.parametrize("name, why", [
+    ("<img src=x>", "'<', '>' in it: no '/', '\\' or any of ':*?\"<>|'"),
+    ("a|b", "'|' in it"),
+    ("../x", "a leading '.'"),
+    ("x..y", "'..' in it"),
+    ("tab\tname", "control characters in it"),
+    (" padded", "spaces at its ends"),
+    ("x" * 65, "65 characters; at most 64"),
+    ("", "it is empty"),
+])
+def test_a_refused_name_says_which_rule_it_breaks(name, why):
+    """The line named only some rules: `<img src=x>` was refused for a '<' it never
+    mentioned. Now it says what in the name is the matter."""
+    with pytest.raises(ValueError) as e:
+        safe_name(name, "character id")
+    assert f"is not a plain name ({why}" in str(e.value), str(e.value)
