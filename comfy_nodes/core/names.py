@@ -41,7 +41,7 @@ def _not_plain(name: object) -> str:
     if not isinstance(name, str) or not name:
         return "it is empty"
     if len(name) > MAX_NAME:
-        return f"{len(name)} characters; at most {MAX_NAME}"
+        return f"it has {len(name)} characters; at most {MAX_NAME} characters"
     if name != name.strip():
         return "spaces at its ends"
     if name.startswith("."):

@@ -46,7 +46,7 @@ def test_undecodable_bytes_from_the_shell_are_refused():
     ("x..y", "'..' in it"),
     ("tab\tname", "control characters in it"),
     (" padded", "spaces at its ends"),
-    ("x" * 65, "65 characters; at most 64"),
+    ("x" * 65, "it has 65 characters; at most 64 characters"),
     ("", "it is empty"),
 ])
 def test_a_refused_name_says_which_rule_it_breaks(name, why):
