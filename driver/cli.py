@@ -270,14 +270,10 @@ def os_error_line(e: OSError) -> str:
     removed under it answered /object_info with 500, and the line read "None: None")."""
     import requests  # only on this path: `driver process` never loads it
 
-    from service.api import http_error_line, no_answer
+    from service.api import request_error_line
 
-    if isinstance(e, requests.HTTPError) and e.response is not None:
-        return http_error_line(e.response)
-    if isinstance(e, requests.RequestException):  # its own words quote urllib3's objects
-        url = getattr(e.request, "url", None)
-        where = url if isinstance(url, str) and url else "the ComfyUI server"
-        return f"{where} {no_answer(e)}: is ComfyUI running? (`comfy_service status`)"
+    if isinstance(e, requests.RequestException):
+        return request_error_line(e)
     if e.strerror:
         return f"{e.strerror}: {e.filename}" if e.filename else e.strerror
     return str(e) or type(e).__name__

@@ -33,7 +33,7 @@ from driver.outputs import new_folder
 from driver.server import ServerHandle, ServerUnavailable
 from driver.store import Store
 from driver.workflow import Workflow
-from service.api import http_error_line
+from service.api import request_error_line
 
 log = logging.getLogger("driver.generate")
 
@@ -192,7 +192,7 @@ class Generator:
                 self.say(f"{j.key}: out of memory; retrying with {text}")
                 res.attempts -= 1  # the ladder is not a crash: it has its own end
             except requests.HTTPError as e:
-                return self._fail(res, _http_error(e))
+                return self._fail(res, request_error_line(e))
             except (ServerLost, Hung) as e:
                 try:
                     adopted = self._recover(j, e, prompt_id)
@@ -237,7 +237,7 @@ class Generator:
                 return False
             res.clip = self._fetch_clip(j, run, clip_node, inflight.frames)
         except (ServerLost, ClipError, ExecutionFailed, requests.RequestException) as e:
-            why = _http_error(e) if isinstance(e, requests.HTTPError) else str(e)
+            why = request_error_line(e) if isinstance(e, requests.RequestException) else str(e)
             self.say(f"{j.key}: could not adopt the earlier prompt ({why}); submitting again")
             return False
         finally:
@@ -297,8 +297,3 @@ class Generator:
             folder = new_folder(j.work_dir, "superseded")
             os.replace(j.clip_path, folder / j.clip_path.name)
 
-
-def _http_error(e: requests.HTTPError) -> str:
-    """An error status from ComfyUI in our words, with what to do (requests' own text is
-    "500 Server Error: Internal Server Error for url: ...")."""
-    return http_error_line(e.response) if e.response is not None else f"ComfyUI: {e}"

@@ -40,6 +40,18 @@ def http_error_line(r: requests.Response) -> str:
             "(`comfy_service logs`), or restart it (`comfy_service restart`)")
 
 
+def request_error_line(e: requests.RequestException) -> str:
+    """One line for any failed request to ComfyUI: an error status in our words, or no
+    answer at all (requests' own text quotes urllib3's objects)."""
+    if isinstance(e, NotJSON):  # its message names the URL and what answered
+        return str(e)
+    if isinstance(e, requests.HTTPError) and e.response is not None:
+        return http_error_line(e.response)
+    url = getattr(e.request, "url", None)
+    where = url if isinstance(url, str) and url else "the ComfyUI server"
+    return f"{where} {no_answer(e)}: is ComfyUI running? (`comfy_service status`)"
+
+
 class NotJSON(requests.RequestException, ValueError):
     """A 200 answer that is no JSON (an HTML page: another program on ComfyUI's port).
     Caught where requests' JSONDecodeError was (a RequestException and a ValueError); its

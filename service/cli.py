@@ -18,7 +18,7 @@ import requests
 from comfy_nodes.core.regularfile import NotRegular, stat_regular
 from comfy_nodes.core.util import given_path
 from service import embedded, every, manager
-from service.api import NotJSON, http_error_line
+from service.api import NotJSON, request_error_line
 from service.config import ConfigError, ServiceConfig, resolve
 from service.manager import Exit, Result
 from service.process import who_holds
@@ -280,8 +280,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"comfy_service {args.verb}: {line}", file=sys.stderr)
         return Exit.INTERRUPTED
     except requests.HTTPError as e:  # an OSError; its own words lack what to do
-        res = Result(Exit.ERROR, http_error_line(e.response) if e.response is not None
-                     else str(e))
+        res = Result(Exit.ERROR, request_error_line(e))
     except OSError as e:
         res = Result(Exit.ERROR, f"{e.strerror or e}: {getattr(e, 'filename', '') or ''}".rstrip(
             ": "))

@@ -89,7 +89,7 @@ def test_an_http_error_is_one_line_naming_the_url_and_what_to_do():
     import requests
 
     from driver.cli import os_error_line
-    from driver.generate import _http_error
+    from service.api import NotJSON, request_error_line
     from tests.conftest import free_port
 
     class Broken(http.server.BaseHTTPRequestHandler):
@@ -110,7 +110,7 @@ def test_an_http_error_is_one_line_naming_the_url_and_what_to_do():
         assert os_error_line(e.value) == line
         # A batch job's failure line for the same answer (it read "ComfyUI answered 500
         # Server Error: Internal Server Error for url: ...").
-        assert _http_error(e.value) == line
+        assert request_error_line(e.value) == line
     finally:
         server.shutdown()
         server.server_close()
@@ -122,5 +122,8 @@ def test_an_http_error_is_one_line_naming_the_url_and_what_to_do():
     assert os_error_line(e.value) == (
         f"http://127.0.0.1:{port}/object_info refused the connection: is ComfyUI running? "
         "(`comfy_service status`)")
+    # Another program's HTML page on the port: its own message, not "could not be reached".
+    page = NotJSON("http://127.0.0.1:1/queue answered with a page that is not ComfyUI's JSON")
+    assert os_error_line(page) == str(page)
     assert os_error_line(OSError(28, "No space left on device", "out/x.webp")) == (
         "No space left on device: out/x.webp")
