@@ -17,6 +17,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+import filelock
+
 from comfy_nodes.core.pipeline import full_frames
 from comfy_nodes.core.util import sha256_file, unique_path
 from comfy_nodes.core.video import decode
@@ -29,7 +31,7 @@ from driver.joblist import ServerSpec
 from driver.joblist_load import Loaded
 from driver.jobs import Job, build_jobs, outputs_ok
 from driver.ladder import next_rung
-from driver.outputs import timestamp
+from driver.outputs import hold, timestamp
 from driver.plan import Options, Planned, Reason, plan
 from driver.post import Post
 from driver.report import Progress, Summary, summary_lines
@@ -57,13 +59,16 @@ class Batch:
         if problems := folder_problems(loaded):  # a file as out: would stop the mkdir below
             raise StopBatch("\n".join(problems))
         self.reserve: disk.Reserve | None = None
+        self.lock: filelock.BaseFileLock | None = None
         db = self.loaded.out / "h3sprite.sqlite"
         if opts.dry_run:  # issue 10: a dry run writes nothing anywhere
             self.store = Store(db, read_only=True)
         else:
             # issue 10: check the space before creating anything on a possibly full disk;
-            # then sweep the temporary files a killed or failed run left
+            # then hold the out folder (a second batch on it must touch nothing: not its
+            # reserve, not its log), then sweep the temporary files a killed run left
             disk.require(self.loaded.out, disk.START_NEED)
+            self.lock = hold(self.loaded.out)
             disk.sweep(*written_folders(self.loaded))
             self.loaded.out.mkdir(parents=True, exist_ok=True)
             self.store = Store(db)
@@ -71,6 +76,11 @@ class Batch:
         self.post = Post(loaded, self.store, self.summary, self.progress)
         self.generators: list[Generator] = []
         self.rerolls: list[reroll.Draw] = []  # drawn by --reroll, recorded when not a dry run
+
+    def release(self) -> None:
+        """Let the out folder go (the kernel does too if the process dies)."""
+        if self.lock is not None:
+            self.lock.release()
 
     def say(self, line: str) -> None:
         self.progress.say(line)

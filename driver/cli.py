@@ -14,7 +14,7 @@ from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.util import given_path
 from comfy_nodes.core.video import ClipError
 from driver.exitcodes import Exit
-from driver.outputs import hold, out_problem, safe_name
+from driver.outputs import out_problem, safe_name
 
 # A clip slower than this is no video model's output as it came (H3 draws 24 frames a
 # second, others 16): most likely ComfyUI's SaveAnimatedWEBP at its default of 6 fps, which
@@ -252,12 +252,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.dry_run:
         batch.run()
         return Exit.OK
-    lock = hold(loaded.out)  # one batch writes an out folder at a time
     try:
         log_path = log_to_file(loaded.out)
         summary = batch.run()
     finally:
-        lock.release()
+        batch.release()
     for line in summary_lines(summary):
         print(line)
     print(f"actions: {loaded.out / 'actions.json'}; log: {log_path}")

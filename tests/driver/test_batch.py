@@ -300,7 +300,8 @@ def test_lost_connection_to_a_live_server_adopts_the_prompt(workspace):
 def test_a_second_batch_on_the_same_out_folder_is_refused_while_the_first_runs(workspace):
     """Two batches writing one out folder each made every sheet, backing each up two or
     three times (or the second failed: "refused the connection"). While one runs, another
-    on the same out says which pid holds it, exits 1 and changes nothing; once the first
+    on the same out says which pid holds it, exits 1 and changes nothing (it held the lock
+    only after opening its database and rewriting the reserve file); once the first
     has ended (here by Ctrl-C), the out folder is free again. A dry run reads only."""
     workspace.write(overrides={"@action": {"simulate_seconds": 6.0}})
     proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
@@ -310,11 +311,14 @@ def test_a_second_batch_on_the_same_out_folder_is_refused_while_the_first_runs(w
     try:
         assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
         logs = sorted((workspace.out / "_logs").iterdir())
+        reserve = workspace.out / ".h3sprite-reserve"  # the first batch's space held back
+        written = reserve.stat().st_mtime_ns
         second = workspace.batch("--force", "--chars", "zombie", "--only", "idle")
         assert second.code == 1 and second.err.strip() == (
             f"driver batch: another batch (pid {proc.pid}) is writing {workspace.out}: wait "
             "for it to end, or give this joblist another out:"), second.err
         assert sorted((workspace.out / "_logs").iterdir()) == logs  # not even a log
+        assert reserve.stat().st_mtime_ns == written  # nor the first one's reserve file
         assert workspace.batch("--dry-run").code == 0
     finally:
         proc.send_signal(signal.SIGINT)
