@@ -102,7 +102,10 @@ def main(argv: list[str] | None = None) -> int:
                 path.write_text(yaml.safe_dump(doc))
                 batch = Batch(load(path), Options(quiet=True, force=True))
                 since, t = time.time(), time.monotonic()
-                summary = batch.run()
+                try:
+                    summary = batch.run()
+                finally:
+                    batch.release()
                 wall = time.monotonic() - t
                 urls = [f"http://127.0.0.1:{s['port']}" for s in specs[:n]]
                 rows.append((n, wall, sum(summary.gen_seconds), len(summary.done),
