@@ -132,6 +132,8 @@ class Batch:
         finally:  # issue 10: the space held back for a full disk is ours to give back
             if self.reserve is not None:
                 self.reserve.release()
+            if line := self.store.restore():  # the state file removed under the batch
+                self.say(line)
 
     def _run(self) -> Summary:
         problems = check(self.loaded, self._characters())

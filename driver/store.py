@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -130,6 +131,7 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # a finished job survives a power cut
         self._migrate()
+        self.file = _identity(path)  # which file this is, to notice it removed (restore)
 
     def _open_read_only(self, path: Path) -> None:
         """--dry-run / status write nothing: an existing file is opened immutable (not even
@@ -230,6 +232,42 @@ class Store:
             rows = self.db.execute(f"SELECT {self.columns} FROM jobs ORDER BY key")
             return [_row(r) for r in rows]
 
+    def restore(self) -> str | None:
+        """Where the state file was removed (or another put in its place) while the batch
+        ran, its rows went on into the open, unlinked file, and were lost when the batch
+        ended: the next run then saw no job done. Written back to its path from the open
+        connection (sqlite's backup), any other file there moved aside first. Returns the
+        line saying so; None where the file is as it was (or is only read)."""
+        if self.read_only or _identity(self.path) == self.file:
+            return None
+        with self.lock:
+            aside = None
+            if self.path.exists():
+                when = time.strftime("%Y%m%d-%H%M%S")
+                aside = self.path.with_name(f"{self.path.name}.found-{when}")
+                os.replace(self.path, aside)
+            for extra in ("-wal", "-shm"):  # the removed file's, if they were left
+                self.path.with_name(self.path.name + extra).unlink(missing_ok=True)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            copy = sqlite3.connect(str(self.path))
+            try:
+                self.db.backup(copy)
+            finally:
+                copy.close()
+            self.file = _identity(self.path)
+        found = f"; the file found there is now {aside.name}" if aside else ""
+        return (f"state file {self.path} was removed while the batch ran: written back "
+                f"from the batch's own copy{found}")
+
     def close(self) -> None:
         with self.lock:
             self.db.close()
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file at path as (device, inode); None where there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino

@@ -355,3 +355,31 @@ def test_a_sheet_removed_while_the_batch_runs_is_reported_not_listed(workspace):
     assert again.code == 0 and idle.is_file(), again.out + again.err
     assert set(workspace.actions()["characters"]["zombie"]) == {"idle", "attack"}
     workspace.write()
+
+
+def test_a_state_file_removed_while_the_batch_runs_is_written_back(workspace):
+    """The state file deleted (with its -wal and -shm) while a job is generated: the batch
+    went on writing into the unlinked file and, ended, left no record, so the next run
+    took every job for new. Now it writes the file back from its open connection and says
+    so; the row is done, and the next run skips the job as current."""
+    workspace.write(overrides={"@action": {"simulate_seconds": 5.0}})
+    db = workspace.out / "h3sprite.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
+                             "--force", "--chars", "zombie", "--only", "attack"], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **workspace.env()})
+    try:
+        assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
+        for name in (db.name, db.name + "-wal", db.name + "-shm"):
+            (db.parent / name).unlink(missing_ok=True)
+        out, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, out + err
+    assert (f"state file {db} was removed while the batch ran: written back from the "
+            "batch's own copy") in out + err
+    assert _rows(workspace)["zombie/attack"][0] == "done"
+    again = workspace.batch("--chars", "zombie", "--only", "attack")
+    assert again.code == 0 and "current" in again.out + again.err, again.out + again.err
+    workspace.write()
