@@ -91,7 +91,7 @@ def cmd_process(args: argparse.Namespace) -> int:
     from comfy_nodes.core.export import ImageFormat, parse_formats
     from comfy_nodes.core.imagefile import check_regular
     from comfy_nodes.core.sheet import MIN_CELL, WEBP_MAX_SIDE, max_width_problem
-    from driver.process import process
+    from driver.process import inputs_in_the_way, process
 
     clip = given_path(args.clip, "the clip path", "give the video file to make the sheet from")
     # a FIFO or device would block the decoder for ever
@@ -110,10 +110,14 @@ def cmd_process(args: argparse.Namespace) -> int:
                          f"usable cell: give {MIN_CELL} or more")
     if args.max_width > WEBP_MAX_SIDE:
         raise UsageError(f"--max-width above {WEBP_MAX_SIDE} exceeds WebP's side limit")
-    stem = safe_name(args.name, "--name") if args.name else safe_name(args.action, "--action")
+    # `is not None`: --name "" (an unset $NAME) is refused, not read as the action
+    stem = (safe_name(args.name, "--name") if args.name is not None
+            else safe_name(args.action, "--action"))
     character = safe_name(args.character, "--character")
     formats = parse_formats(args.formats + (",frames" if args.keep_frames else ""),
                             "--formats")
+    if problem := inputs_in_the_way(out, stem, {"the clip": clip, "--portrait": portrait}):
+        raise UsageError(problem)
     recipe = recipe_for(args.action, load_recipes(recipes))
     if problem := max_width_problem(args.max_width, recipe.frames, args.action, "--max-width"):
         raise UsageError(problem)

@@ -31,6 +31,20 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str, backup_root: Path,
                               back_up=lambda paths: back_up(paths, backup_root))
 
 
+def inputs_in_the_way(out_dir: Path, stem: str, inputs: dict[str, Path | None]) -> str | None:
+    """One line where an input (named by its key: "the clip", "--portrait") is a file the
+    sheet would replace: a clip `walk.webp` beside `--out`'s folder, sheet named walk,
+    was moved away as a previous sheet, and a portrait `walk.png` the same. None where
+    none is."""
+    sheet_files = [p for p in export.candidates(out_dir, stem) if p.exists()]
+    for what, path in inputs.items():
+        for file in sheet_files:
+            if path is not None and path.exists() and file.samefile(path):
+                return (f"{what} {path} is where the sheet {stem!r} would be written: give "
+                        "--name another name, or --out another folder")
+    return None
+
+
 def load_reference(path: Path | None) -> Reference | None:
     """What the portrait tells the despill: colours of the character no backdrop has
     spilled on, and its outline's."""

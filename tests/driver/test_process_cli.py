@@ -279,6 +279,10 @@ EMPTY_FLAGS = {  # a path flag given as "": the one line each verb answers
     "process-portrait": (["process", "{clip}", "--action", "walk", "--out", "o", "--portrait",
                           ""], "--portrait is empty: give the character's portrait image, or "
                                "drop --portrait"),
+    # not a path, but read as not given it named the sheet after the action
+    "process-name": (["process", "{clip}", "--action", "walk", "--out", "o", "--name", ""],
+                     "--name '' is not a plain name (it is empty): pick a simple name such as "
+                     "'hero'"),
     "review-out": (["review", "{joblist}", "--out", ""],
                    "--out is empty: give the page's file name, or drop --out for the "
                    "joblist's out/review.html"),
@@ -416,3 +420,38 @@ def test_a_clip_at_saveanimatedwebps_default_rate_gets_a_note(tmp_path, ms):
             "loop is sought at the clip's rate. Saved by ComfyUI's SaveAnimatedWEBP (6 fps "
             "unless set)? Save it again at 24 fps")
     assert res.err.strip() == (note if ms == 167 else "")
+
+
+@pytest.mark.parametrize("what", ["clip", "portrait"])
+def test_an_input_where_the_sheet_would_go_is_refused_not_moved(tmp_path, what):
+    """A clip saved as walk.webp (ComfyUI's SaveAnimatedWEBP) processed into its own folder
+    with the sheet named walk, or a portrait walk.png with --image-format png: each input was
+    moved to _actions_old as a "previous sheet", and the next run could not find it. Now
+    refused in one line before any work, the folder as it was; another --name works."""
+    import shutil
+
+    folder = tmp_path / "work"
+    folder.mkdir()
+    clip = folder / "walk.mp4"
+    shutil.copy(fixture("walk").path, clip)
+    portrait = folder / "portrait.png"
+    Image.fromarray(fixture("walk").truth[0]).save(portrait)  # the rest pose
+    args = ["process", str(clip), "--action", "walk", "--out", str(folder),
+            "--portrait", str(portrait)]
+    if what == "clip":  # the sheet's JSON would be the clip's name: walk.json
+        inputs = folder / "walk.json"
+        os.replace(clip, inputs)
+        args[1] = str(inputs)
+        named, path = "the clip", inputs
+    else:
+        args += ["--name", "portrait", "--image-format", "png"]
+        named, path = "--portrait", portrait
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    res = run_cli("driver", *args)
+    stem = "walk" if what == "clip" else "portrait"
+    assert res.code == 1 and res.err == (
+        f"driver process: {named} {path} is where the sheet {stem!r} would be written: give "
+        "--name another name, or --out another folder\n"), res.err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    args = [a for a in args if a not in ("--name", "portrait")] if what == "portrait" else args
+    assert run_cli("driver", *args, "--name", "hero_walk").code == 0
