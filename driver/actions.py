@@ -4,24 +4,60 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from comfy_nodes.core.export import Format, file_of
+from comfy_nodes.core.safeyaml import read_limited
 from comfy_nodes.core.sheet import json_bytes, write_atomic
 
+SHEET_JSON_LIMIT = 64 << 20  # bytes: 2,400 frames' JSON is under 2 MB
 
-def entry(sheet_json: Path, out_root: Path) -> dict:
-    meta = json.loads(sheet_json.read_text())
-    m = meta["meta"]
-    first = next(iter(meta["frames"].values()))
-    anim = m["animation"]
+
+@dataclass(frozen=True)
+class SheetInfo:
+    """What the driver reads back from a sheet's JSON (TexturePacker's, with our meta)."""
+
+    image: Path  # beside the JSON
+    fps: float
+    loop: bool
+    frame_count: int
+    cell: tuple[int, int]
+    anchor: dict[str, float]  # the first frame's: x, y
+    loop_grade: str | None
+    loop_score: float | None
+    qc: list[str]
+
+
+def read_sheet(sheet_json: Path) -> SheetInfo | None:
+    """The sheet's JSON as the driver reads it back; None where it is missing, no JSON, or
+    lacks a field (damaged, cut, edited by hand): `driver status` stopped on it with a
+    KeyError, and the caller says what a missing sheet means instead."""
+    try:
+        doc = json.loads(read_limited(sheet_json, "sheet JSON", SHEET_JSON_LIMIT))
+        m, first = doc["meta"], next(iter(doc["frames"].values()))
+        anim = m["animation"]
+        return SheetInfo(sheet_json.parent / m["image"], float(anim["fps"]), bool(anim["loop"]),
+                         int(anim["frame_count"]), (int(m["cell"]["w"]), int(m["cell"]["h"])),
+                         {"x": float(first["anchor"]["x"]), "y": float(first["anchor"]["y"])},
+                         anim["loop_grade"], anim["loop_score"],
+                         [str(f) for f in anim["qc"]])
+    except (ValueError, KeyError, TypeError, AttributeError, StopIteration):
+        return None  # read_limited's OSErrors are ValueErrors (YamlLimitError)
+
+
+def entry(sheet_json: Path, out_root: Path) -> dict | None:
+    """actions.json's entry for one sheet; None where its JSON cannot be read."""
+    info = read_sheet(sheet_json)
+    if info is None:
+        return None
     return {
         "sheet": sheet_json.relative_to(out_root).as_posix(),
-        "image": (sheet_json.parent / m["image"]).relative_to(out_root).as_posix(),
-        "fps": anim["fps"], "loop": anim["loop"], "frameCount": anim["frame_count"],
-        "cell": {"w": m["cell"]["w"], "h": m["cell"]["h"]},
-        "anchor": first["anchor"],
-        "loop_grade": anim["loop_grade"], "loop_score": anim["loop_score"], "qc": anim["qc"],
+        "image": info.image.relative_to(out_root).as_posix(),
+        "fps": info.fps, "loop": info.loop, "frameCount": info.frame_count,
+        "cell": {"w": info.cell[0], "h": info.cell[1]},
+        "anchor": info.anchor,
+        "loop_grade": info.loop_grade, "loop_score": info.loop_score, "qc": info.qc,
         "files": files(sheet_json, out_root),
     }
 
@@ -43,10 +79,9 @@ def write(out_root: Path, done: list[tuple[str, str, Path]]) -> Path:
     """Rewrite actions.json atomically from the finished jobs (character, action, json)."""
     chars: dict[str, dict] = {}
     for cid, action, sheet_json in sorted(done):
-        if sheet_json.is_file():
-            e = entry(sheet_json, out_root)
-            if (out_root / e["image"]).is_file():  # a sheet deleted since: a game cannot load it
-                chars.setdefault(cid, {})[action] = e
+        e = entry(sheet_json, out_root)  # None: its JSON is gone or damaged
+        if e is not None and (out_root / e["image"]).is_file():  # nor a sheet deleted since
+            chars.setdefault(cid, {})[action] = e
     doc = {"version": 1, "generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            "characters": chars}
     path = out_root / "actions.json"

@@ -3,7 +3,6 @@ the summary, the exit code, and the rows `driver status` prints."""
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import threading
@@ -13,6 +12,7 @@ from typing import Any
 from tqdm import tqdm
 
 from comfy_nodes.core.sheet import grade_label
+from driver.actions import read_sheet
 from driver.exitcodes import Exit
 from driver.joblist_load import Loaded
 from driver.outputs import batch_running
@@ -145,12 +145,10 @@ def status_rows(loaded: Loaded, store: Store) -> list[dict[str, Any]]:
                 entry["server"] = row.meta["server"]
             sheet = loaded.sheet_json(cid, action) if row and row.outputs.get("json") else None
             made = False
-            if sheet is not None and sheet.is_file():
-                meta = json.loads(sheet.read_text())["meta"]
-                anim = meta["animation"]
-                entry.update(grade=grade_label(anim["loop"], anim["loop_grade"]),
-                             qc=anim["qc"])
-                made = (sheet.parent / meta["image"]).is_file()
+            # a damaged or edited JSON reads as a missing sheet (the next run makes it again)
+            if sheet is not None and (info := read_sheet(sheet)) is not None:
+                entry.update(grade=grade_label(info.loop, info.loop_grade), qc=info.qc)
+                made = info.image.is_file()
             if status == Status.DONE.value and sheet is not None and not made:
                 entry["status"] = MISSING
             rows.append(entry)

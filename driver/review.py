@@ -25,6 +25,7 @@ from comfy_nodes.core.regularfile import Kind, NotRegular, open_regular, stat_re
 from comfy_nodes.core.sheet import write_atomic
 from driver import actions as actions_mod
 from driver import reroll
+from driver.actions import read_sheet
 from driver.joblist_load import Loaded
 from driver.store import Store
 
@@ -89,20 +90,17 @@ def _first_frame(clip: Path) -> str | None:
 
 
 def _sheet(sheet_json: Path) -> dict | None:
-    try:
-        doc = json.loads(sheet_json.read_text())
-        meta = doc["meta"]
-        image = sheet_json.parent / meta["image"]
-        data = image.read_bytes()
-    except (OSError, ValueError, KeyError):
+    info = read_sheet(sheet_json)
+    if info is None:
         return None
-    first = next(iter(doc["frames"].values()))
-    anim = meta["animation"]
-    return {"image": _data_uri(data, MIME.get(image.suffix.lower(), "image/webp")),
-            "cell": [meta["cell"]["w"], meta["cell"]["h"]],
-            "anchor": [first["anchor"]["x"], first["anchor"]["y"]],
-            "fps": anim["fps"], "loop": anim["loop"], "frames": anim["frame_count"],
-            "grade": anim["loop_grade"], "score": anim["loop_score"], "qc": anim["qc"]}
+    try:
+        data = info.image.read_bytes()
+    except OSError:
+        return None
+    return {"image": _data_uri(data, MIME.get(info.image.suffix.lower(), "image/webp")),
+            "cell": list(info.cell), "anchor": [info.anchor["x"], info.anchor["y"]],
+            "fps": info.fps, "loop": info.loop, "frames": info.frame_count,
+            "grade": info.loop_grade, "score": info.loop_score, "qc": info.qc}
 
 
 def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:

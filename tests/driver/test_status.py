@@ -80,3 +80,38 @@ def test_a_killed_batchs_job_is_interrupted_and_a_lost_sheet_missing(tmp_path):
         lock.release()
     lines = {line.split()[0]: line.split()[1] for line in res.out.splitlines()}
     assert lines["hero/attack"] == "running", res.out
+
+
+DAMAGED = {"not json": b"{not json", "empty object": b"{}",
+           "no loop": b'{"meta": {"animation": {}}}', "binary": bytes(range(256)) * 4,
+           "frames empty": b'{"meta": {"image": "idle.webp", "cell": {"w": 1, "h": 1}, '
+                           b'"animation": {"fps": 12, "loop": true, "frame_count": 1, '
+                           b'"loop_grade": "CLEAN", "loop_score": 0.9, "qc": []}}, '
+                           b'"frames": {}}'}
+
+
+def test_a_damaged_sheet_json_reads_as_missing_not_a_traceback(tmp_path):
+    """`driver status` read a done job's sheet JSON bare: "{not json" printed json's words
+    with no file named, and "{}" ended in "internal error KeyError: 'meta'" (exit 70).
+    A JSON that cannot be read back is a sheet the next run must make: "missing", exit 1,
+    nothing on stderr; the intact one beside it still shows its grade."""
+    _workspace(tmp_path, {"server": {"port": 8190}}, other=LOCAL)
+    folder = tmp_path / "_out" / "hero"
+    folder.mkdir(parents=True)
+    sheet = folder / "idle.json"
+    (folder / "idle.webp").write_bytes(b"RIFF")
+    sheet.write_bytes(DAMAGED["frames empty"].replace(b'"frames": {}',
+                      b'"frames": {"hero/idle/00": {"anchor": {"x": 0.5, "y": 1.0}}}'))
+    store = Store(tmp_path / "_out" / "h3sprite.sqlite")
+    store.put("hero/idle", outputs={"json": str(sheet)})
+    store.close()
+
+    def hero_idle() -> list[str]:
+        res = run_cli("driver", "status", str(tmp_path / "joblist.yaml"))
+        assert res.code == 1 and res.err == "", res.err  # hero/attack failed
+        return next(ln.split() for ln in res.out.splitlines() if ln.startswith("hero/idle"))
+
+    assert hero_idle()[1:5] == ["done", "tries", "1", "CLEAN"]
+    for what, data in DAMAGED.items():
+        sheet.write_bytes(data)
+        assert hero_idle()[1:4] == ["missing", "tries", "1"], what
