@@ -21,6 +21,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from comfy_nodes.core.imagefile import open_image
 from comfy_nodes.core.regularfile import Kind, NotRegular, open_regular, stat_regular
 from comfy_nodes.core.sheet import write_atomic
 from driver import actions as actions_mod
@@ -115,11 +116,11 @@ def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
         for cid, action in keys:
             key = f"{cid}/{action}"
             if cid not in portraits:
-                try:
-                    with Image.open(loaded.portrait(cid)) as im:
+                try:  # the one way a user's image is opened: a FIFO, a bomb refused
+                    with open_image(loaded.portrait(cid), "portrait") as im:
                         portraits[cid] = _thumb(im)
-                except OSError:
-                    portraits[cid] = None
+                except (OSError, ValueError, SyntaxError):  # ImageFileError is a ValueError
+                    portraits[cid] = None  # the page shows none; `check` says why
             row = store.get(key)
             e = Entry(key, row.status if row else "never run", seed=seeds[key],
                       portrait=portraits[cid],

@@ -80,3 +80,18 @@ def test_the_reroll_command_is_one_a_shell_can_run(tmp_path):
     (entry,) = review.entries(load(path), str(path))
     assert shlex.split(entry.reroll) == ["python", "-m", "driver", "batch", str(path),
                                          "--only", f"{name}/idle", "--reroll"]
+
+
+@pytest.mark.parametrize("side", [12000, 20000])
+def test_a_huge_portrait_is_left_out_of_the_page_not_decoded(joblist, side):
+    """review opened portraits with Pillow bare: one declaring 20000x20000 ended in
+    "internal error DecompressionBombError" (exit 70), one of 12000x12000 was decoded
+    (1.8 GB) with Pillow's warning on stderr. It is opened the one way a user's image is
+    (its header against the 64 MP limit): the page is written without its thumbnail."""
+    from tests.driver.test_hostile import png_header
+
+    (joblist.parent / "hero.png").write_bytes(png_header(side, side))
+    res = run_cli("driver", "review", str(joblist))
+    assert res.code == 0 and res.err == "", res.err
+    page = (joblist.parent / "_out" / "review.html").read_text()
+    assert '"portrait": null' in page
