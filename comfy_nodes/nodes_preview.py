@@ -7,7 +7,7 @@ import time
 from comfy_api.latest import io
 
 from .core import preview, snap
-from .schema import PACK, PREFIX, schema, speaks_as
+from .schema import PACK, PREFIX, declared_problem, schema, speaks_as
 from .tensors import image_to_uint8, uint8_to_image
 
 
@@ -47,8 +47,13 @@ class PreviewMotion(io.ComfyNode):
         )
 
     @classmethod
-    def validate_inputs(cls, frames: int | None = None, **_) -> bool | str:
-        # A linked input (from Snap Length) is not known yet at validation: None.
+    def validate_inputs(cls, frames: int | None = None, action: str | None = None
+                        ) -> bool | str:
+        # Only the inputs named here skip ComfyUI's own range checks (no **kwargs: with
+        # it, none were checked), and this ComfyUI checks no V3 combo's value itself. A
+        # linked input (from Snap Length) is None here.
+        if problem := declared_problem(cls, "Preview Motion", frames=frames, action=action):
+            return problem
         if frames is not None and not snap.is_valid_length(frames):
             return (f"Preview Motion: {frames} frames is not 17k+5 (22, 39, 56, 73…): "
                     "connect Snap Length.")

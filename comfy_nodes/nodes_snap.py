@@ -5,7 +5,7 @@ from __future__ import annotations
 from comfy_api.latest import io, ui
 
 from .core import snap
-from .schema import PACK, PREFIX, schema
+from .schema import PACK, PREFIX, declared_problem, schema
 
 
 class SnapLength(io.ComfyNode):
@@ -55,6 +55,11 @@ class SnapSize(io.ComfyNode):
             ],
             outputs=[io.Int.Output("width"), io.Int.Output("height")],
         )
+
+    @classmethod
+    def validate_inputs(cls, aspect: str | None = None) -> bool | str:
+        # This ComfyUI checks no V3 combo's value itself (its check wants a list type)
+        return declared_problem(cls, "Snap Size", aspect=aspect) or True
 
     @classmethod
     def execute(cls, megapixels: float, aspect: str, custom_width: int,

@@ -19,7 +19,7 @@ from .core.reference import Reference, portrait_reference
 from .core.sheet import grade_label
 from .core.video import Clip
 from .nodes_greenscreen import portrait_from_image
-from .schema import PACK, PREFIX, raise_for_user, schema, speaks_as
+from .schema import PACK, PREFIX, declared_problem, raise_for_user, schema, speaks_as
 from .tensors import image_to_uint8, uint8_to_image, uint8_to_mask
 
 # The node's format choice -> core.export formats (texturepacker is always written).
@@ -146,6 +146,11 @@ class SpriteLoopWindow(io.ComfyNode):
         )
 
     @classmethod
+    def validate_inputs(cls, action: str | None = None) -> bool | str:
+        # This ComfyUI checks no V3 combo's value itself (its check wants a list type)
+        return declared_problem(cls, "Sprite Loop Window", action=action) or True
+
+    @classmethod
     @speaks_as("Sprite Loop Window")
     def execute(cls, frames, action: str, sheet_frames: int, sheet_fps: float,
                 clip_fps: float, portrait=None, portrait_mask=None) -> io.NodeOutput:
@@ -203,8 +208,16 @@ class SpriteSheet(io.ComfyNode):
 
     @classmethod
     def validate_inputs(cls, action: str | None = None, sheet_frames: int | None = None,
-                        max_width: int | None = None, **_) -> bool | str:
-        # A linked input is not known yet at validation (None): execute asks again.
+                        max_width: int | None = None, formats: str | None = None,
+                        image_format: str | None = None) -> bool | str:
+        # Only the inputs named here skip ComfyUI's own checks (no **kwargs: with it,
+        # sheet_fps -1 and cell_height 0 went through), and this ComfyUI checks no V3
+        # combo's value itself. A linked input is not known yet at validation (None):
+        # execute asks again.
+        if problem := declared_problem(cls, "Sprite Sheet", action=action,
+                                       sheet_frames=sheet_frames, max_width=max_width,
+                                       formats=formats, image_format=image_format):
+            return problem
         if action in DEFAULT_RECIPES and sheet_frames is not None and max_width is not None:
             frames = sheet_frames or DEFAULT_RECIPES[action].frames
             if problem := sheet_mod.max_width_problem(max_width, frames, action, "max_width"):

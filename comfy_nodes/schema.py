@@ -20,6 +20,26 @@ def schema(**kw):
     return io.Schema(**{k: v for k, v in kw.items() if k in known})
 
 
+def declared_problem(node_cls, node: str, **values) -> str | None:
+    """The line for the first value outside what node_cls's schema declares for it (its
+    options, min, max), among the inputs its validate_inputs names: ComfyUI leaves those
+    checks to it (and, to a validate_inputs taking **kwargs, every input's: a Sprite
+    Sheet's sheet_fps of -1 was written into the sheet). None where all are in range or
+    linked (None: not known until the graph runs)."""
+    inputs = {i.id: i for i in node_cls.define_schema().inputs}
+    for name, value in values.items():
+        if value is None:
+            continue
+        declared = inputs[name]
+        options = getattr(declared, "options", None)
+        if options is not None and value not in options:
+            return f"{node}: {name} {value!r} is not one of {', '.join(map(str, options))}."
+        low, high = getattr(declared, "min", None), getattr(declared, "max", None)
+        if (low is not None and value < low) or (high is not None and value > high):
+            return f"{node}: {name} {value} is outside {low}..{high}."
+    return None
+
+
 class NodeError(ValueError):
     """What a node says when it cannot run: one sentence that starts with the node's display
     name and says what to do. A ValueError, so ComfyUI's dialog titles it "ValueError", not

@@ -189,3 +189,59 @@ def test_loop_window_runs_with_nothing_after_it(client, tmp_path):
     }
     text = client.run(graph).outputs["3"]["text"][0]
     assert text.startswith("loop ") and " · QC: " in text, text
+
+
+SHEET_INPUTS = {"character": "hero", "action": "walk", "sheet_frames": 0, "sheet_fps": 0.0,
+                "clip_fps": 24.0, "cell_height": 120, "max_width": 8000,
+                "formats": "texturepacker", "image_format": "webp"}
+
+
+@pytest.mark.parametrize("node, name, value, words", [
+    # our validate_inputs took **kwargs, so ComfyUI checked no input's range: each of
+    # these ran and failed inside, or wrote a sheet of fps -1
+    ("sheet", "sheet_fps", -1.0, "smaller than min"),
+    ("sheet", "sheet_fps", 1e9, "bigger than max"),
+    ("sheet", "cell_height", 0, "smaller than min"),
+    ("preview", "simulate_seconds", 100000.0, "bigger than max"),
+    # the inputs validate_inputs names are its own to check, and so is every combo: this
+    # ComfyUI checks a V3 combo's value against nothing (its check wants a list type)
+    ("sheet", "action", "dance", "Sprite Sheet: action 'dance' is not one of idle, walk"),
+    ("sheet", "formats", "bogus", "Sprite Sheet: formats 'bogus' is not one of "
+                                  "texturepacker"),
+    ("sheet", "image_format", "gif", "Sprite Sheet: image_format 'gif' is not one of webp, "
+                                     "png."),
+    ("sheet", "sheet_frames", -1, "Sprite Sheet: sheet_frames -1 is outside 0..256."),
+    ("sheet", "max_width", 99999, "Sprite Sheet: max_width 99999 is outside 64..16383."),
+    ("preview", "frames", 17 * 100 + 5, "Preview Motion: frames 1705 is outside 5..1024."),
+    ("preview", "action", "dance", "Preview Motion: action 'dance' is not one of idle"),
+    ("loop", "action", "dance", "Sprite Loop Window: action 'dance' is not one of idle"),
+    ("snap", "aspect", "2:1", "Snap Size: aspect '2:1' is not one of 1:1"),
+])
+def test_an_input_out_of_its_declared_range_is_refused_before_anything_runs(
+        client, node, name, value, words):
+    def given(of: str) -> dict:
+        return {name: value} if node == of else {}
+
+    preview = {"first_frame": ["1", 0], "action": "walk", "frames": 56, "seed": 0}
+    recipe = {k: SHEET_INPUTS[k] for k in ("action", "sheet_frames", "sheet_fps", "clip_fps")}
+    graph = {
+        "1": {"class_type": "EmptyImage", "inputs": {"width": 64, "height": 64,
+                                                      "batch_size": 1, "color": 0x00B140}},
+        "2": {"class_type": "H3Sprite_PreviewMotion", "inputs": {**preview, **given("preview")}},
+        "3": ({"class_type": "H3Sprite_SpriteLoopWindow",
+               "inputs": {"frames": ["2", 0], **recipe, **given("loop")}} if node == "loop" else
+              {"class_type": "H3Sprite_SpriteSheet",
+               "inputs": {"frames": ["2", 0], **SHEET_INPUTS, **given("sheet")}}),
+    }
+    if node == "snap":
+        graph = {
+            "1": {"class_type": "H3Sprite_SnapSize",
+                  "inputs": {"megapixels": 0.2, "aspect": value, "custom_width": 448,
+                             "custom_height": 448}},
+            "2": {"class_type": "EmptyImage", "inputs": {"width": ["1", 0], "height": ["1", 1],
+                                                          "batch_size": 1, "color": 0}},
+            "3": {"class_type": "PreviewImage", "inputs": {"images": ["2", 0]}},
+        }
+    with pytest.raises(ValidationFailed) as e:
+        client.run(graph)
+    assert words in str(e.value), str(e.value)
