@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -206,6 +208,11 @@ def decode(path: str | Path, keep: int | None = None) -> Clip:
         raise ClipError(f"clip {path} ends after {sampler.decoded} of the "
                         f"{source.declared} frames its header lists: the file is cut short "
                         "(an interrupted download or copy?); copy it again")
+    if (ends := sampler.ends_at(source.average_fps)) is not None and source.listed_seconds \
+            and ends < source.listed_seconds - (CUT_SHORT_SLACK + 0.5) / source.average_fps:
+        raise ClipError(f"clip {path} ends at {ends:.2f} s of the {source.listed_seconds:.2f} "
+                        "s its header lists: the file is cut short (an interrupted download "
+                        "or copy?); copy it again")
     timing, index = None, None
     if sampler.uneven:
         timing = {"variable_frame_rate": True, "decoded_frames": sampler.decoded,
@@ -241,6 +248,8 @@ class _Source:
     frames: Iterator[tuple[float | None, np.ndarray]]
     declared: int | None = None
     display: dict | None = None
+    listed_seconds: float | None = None  # where no count is listed (Matroska, WebM): its
+    # video stream's duration, which a file cut short still lists whole
 
 
 @contextmanager
@@ -259,6 +268,9 @@ def _opened(path: Path) -> Iterator[_Source]:
         if fmt == "image2" or fmt.endswith("_pipe"):
             raise ClipError(f"clip {path} is a still image ({fmt}), not a video: "
                             "give the mp4 the model wrote")
+        if fmt == "gif" and not _gif_complete(path):
+            raise ClipError(f"clip {path} is cut short (it lacks the GIF's closing byte: an "
+                            "interrupted download or copy?); copy it again")
         stream = _main_stream(path, container)
         if stream.metadata.get("alpha_mode") == "1":  # WebM's tag: FFmpeg's VP8/VP9
             # decoders drop the alpha plane, so the frames would look opaque.
@@ -286,8 +298,29 @@ def _opened(path: Path) -> Iterator[_Source]:
             for frame in decoded:
                 yield frame.time, shown.apply(_rgb(frame, swscale))
 
+        declared = int(stream.frames or 0) or None
         yield _Source(average, shown.size(first.height, first.width), expect, frames(),
-                      int(stream.frames or 0) or None, shown.notes())
+                      declared, shown.notes(), None if declared else _listed_seconds(stream))
+
+
+def _gif_complete(path: Path) -> bool:
+    """A GIF ends with its trailer byte (0x3B); one cut short decodes as a shorter clip."""
+    with open(path, "rb") as f:
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b";"
+
+
+def _listed_seconds(stream: av.video.stream.VideoStream) -> float | None:
+    """The video stream's own duration as its header lists it: the stream's, or the
+    per-track DURATION tag FFmpeg's Matroska and WebM muxers write ("00:00:02.334000000");
+    None where neither is (the container's duration would count a longer audio track)."""
+    if stream.duration and stream.time_base:
+        return float(stream.duration * stream.time_base)
+    tag = stream.metadata.get("DURATION") or stream.metadata.get("duration")
+    m = re.fullmatch(r"(\d+):(\d\d):(\d\d(?:\.\d+)?)", (tag or "").strip())
+    if not m:
+        return None
+    return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
 
 
 def _main_stream(path: Path, container: av.container.InputContainer) -> av.VideoStream:
@@ -445,6 +478,13 @@ class _Sampler:
         self.uneven = False
         self.last_time: float | None = None
         self.source: list[int] = []  # decoded frame of each slot
+
+    def ends_at(self, fps: float) -> float | None:
+        """When the last decoded frame stops showing (its time plus one frame at fps),
+        from the first frame's; None where frames carry no timestamps."""
+        if self.last_time is None or self.t0 is None or fps <= 0:
+            return None
+        return self.last_time - self.t0 + 1.0 / fps
 
     def slots(self, time: float | None) -> list[int]:
         self.decoded += 1

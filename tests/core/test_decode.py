@@ -189,6 +189,45 @@ def test_a_file_cut_short_is_refused_not_read_as_a_short_clip(tmp_path):
         video.decode(cut)
 
 
+@pytest.mark.parametrize("container, codec", [("matroska", "libx264"), ("webm", "libvpx-vp9")])
+def test_a_matroska_or_webm_cut_short_is_refused_by_its_listed_duration(tmp_path, container,
+                                                                         codec):
+    """Matroska and WebM list no frame count, so a file cut at 55 % of its bytes decoded as
+    a shorter clip (a TRUNCATED sheet, exit 0). FFmpeg's muxer writes each track's
+    duration in its header, which a cut file still lists whole: refused by that; the
+    whole file decodes."""
+    frames = np.concatenate([_pattern()] * 4)
+    path = tmp_path / f"whole.{'mkv' if container == 'matroska' else 'webm'}"
+    with av.open(str(path), "w", format=container) as out:
+        s = out.add_stream(codec, rate=24)
+        s.height, s.width = frames.shape[1:3]
+        s.pix_fmt = "yuv420p"
+        for f in frames:
+            out.mux(s.encode(av.VideoFrame.from_ndarray(f, format="rgb24")))
+        out.mux(s.encode())
+    assert video.decode(path).frame_count == 48
+    cut = path.with_name("cut" + path.suffix)
+    cut.write_bytes(path.read_bytes()[:int(path.stat().st_size * 0.55)])
+    with pytest.raises(video.ClipError, match=r"ends at [\d.]+ s of the 2.00 s its header "
+                                              "lists: the file is cut short"):
+        video.decode(cut)
+
+
+def test_a_gif_cut_short_is_refused(tmp_path):
+    """A GIF lists neither count nor duration; one cut short decoded as a shorter clip. It
+    lacks the trailer byte every GIF ends with: refused; the whole file decodes."""
+    from PIL import Image
+
+    frames = [Image.fromarray(f) for f in np.concatenate([_pattern()] * 2)]
+    path = tmp_path / "whole.gif"
+    frames[0].save(path, save_all=True, append_images=frames[1:], duration=42, loop=0)
+    assert video.decode(path).frame_count > 1
+    cut = tmp_path / "cut.gif"
+    cut.write_bytes(path.read_bytes()[:int(path.stat().st_size * 0.6)])
+    with pytest.raises(video.ClipError, match="is cut short .it lacks the GIF's closing byte"):
+        video.decode(cut)
+
+
 def test_a_file_that_is_no_video_says_so_without_ffmpegs_errno(tmp_path):
     """The first 2,000 bytes of an mp4 (no index, no frames): one line, FFmpeg's reason in
     words, none of its errno or its repeat of the path."""
