@@ -58,6 +58,7 @@ SMALL_SIDE = 128  # the reduced copy's longer side (backdrop.model_factor's defa
 # The largest frame taken (8K UHD): memory follows the frames kept at full size, and a
 # few hundred bytes of WebP or H.264 can claim a frame of gigabytes.
 MAX_FRAME_PIXELS = 7680 * 4320
+MIN_FRAME_SIDE = 32  # H3 snaps sides to multiples of 32
 # Larger frames are area-averaged down to this many pixels (1080p's) as they are decoded:
 # a sheet's cells are 300 px high by default, and every frame the sheet may use is kept at
 # this size (a 4096x2160 clip of 56 frames peaked at 3.0 GB kept at its own size, 7680x4320
@@ -417,8 +418,11 @@ def _check_colour(path: Path, matrix: int, transfer: int) -> None:
 
 def _check_size(path: Path, h: int, w: int) -> None:
     if h * w > MAX_FRAME_PIXELS:
-        raise ClipError(f"clip {path} has {w}x{h} frames, more than 8K (7680x4320): "
-                        "give the clip the model wrote, at its own size")
+        raise ClipError(f"clip {path} has {w}x{h} frames, more pixels than 8K (7680x4320, "
+                        "33 MP): give the clip the model wrote, at its own size")
+    if min(h, w) < MIN_FRAME_SIDE:  # a 1x1 clip gave a sheet of empty cells, exit 0
+        raise ClipError(f"clip {path} has {w}x{h} frames, under {MIN_FRAME_SIDE} px a side: "
+                        "too small to hold a character; give the clip the model wrote")
 
 
 def _animated_webp(path: Path, image: Image.Image) -> _Source:

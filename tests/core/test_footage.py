@@ -375,7 +375,7 @@ def test_a_clip_of_huge_frames_is_refused_before_decoding(tmp_path, monkeypatch,
         path, size = tmp_path / "huge.mp4", "7744x4352"
         _huge_mp4(path)
         monkeypatch.setattr(video, "_rgb", no_decoding)
-    with pytest.raises(video.ClipError, match=f"{size} frames, more than 8K"):
+    with pytest.raises(video.ClipError, match=f"{size} frames, more pixels than 8K"):
         video.decode(path)
 
 
