@@ -109,7 +109,9 @@ def cmd_process(args: argparse.Namespace) -> int:
         raise UsageError(f"--cell-height {args.cell_height} is under {MIN_CELL} px, the least "
                          f"usable cell: give {MIN_CELL} or more")
     if args.max_width > WEBP_MAX_SIDE:
-        raise UsageError(f"--max-width above {WEBP_MAX_SIDE} exceeds WebP's side limit")
+        raise UsageError(f"--max-width {args.max_width} is over {WEBP_MAX_SIDE} px, the widest "
+                         f"strip a WebP can hold (and the widest written): give "
+                         f"{WEBP_MAX_SIDE} or less")
     # `is not None`: --name "" (an unset $NAME) is refused, not read as the action
     stem = (safe_name(args.name, "--name") if args.name is not None
             else safe_name(args.action, "--action"))

@@ -198,6 +198,11 @@ def shrunk_cells_problem(sheet: Sheet, option: str) -> str | None:
     if sheet.shrunk_from is None or sheet.max_width is None or h >= MIN_CELL:
         return None
     need = max(math.ceil(sheet.max_width * MIN_CELL / h), least_max_width(sheet.frame_count))
+    if need > WEBP_MAX_SIDE:  # advice that cannot be taken: the CLI refuses such a width
+        return (f"{option} {sheet.max_width} shrinks the {sheet.action} cells to {w}x{h} px, "
+                f"under {MIN_CELL} px high, and even the widest strip ({WEBP_MAX_SIDE} px) "
+                f"would: the character is far wider than tall; give fewer sheet frames (a "
+                f"recipe's frames) or a clip that frames it taller")
     return (f"{option} {sheet.max_width} shrinks the {sheet.action} cells to {w}x{h} px, "
             f"under {MIN_CELL} px high: give {option} {need} or more")
 

@@ -83,3 +83,24 @@ def test_grade_label_names_a_loop_without_a_grade():
     assert grade_label(True, "CLEAN") == "CLEAN"
     assert grade_label(False, None) == "one-shot"
     assert grade_label(True, None) == "not graded"
+
+
+def test_shrunk_cells_name_a_width_that_works_or_say_none_does():
+    """A wide, short character's cells shrunk under 16 px high name the --max-width that
+    keeps them 16 px; where that width is past the widest strip (16383 px, which the CLI
+    refuses), the line said "give --max-width 21334 or more", advice that could not be
+    taken: it says no width does, and what would."""
+    from types import SimpleNamespace
+
+    from comfy_nodes.core.sheet import MIN_CELL, WEBP_MAX_SIDE, shrunk_cells_problem
+
+    def sheet(max_width: int, w: int, h: int):
+        return SimpleNamespace(cell_size=(w, h), shrunk_from=(10 * w, 300), action="walk",
+                               max_width=max_width, frame_count=10)
+
+    assert shrunk_cells_problem(sheet(8000, 800, 20), "--max-width") is None
+    line = shrunk_cells_problem(sheet(8000, 800, 8), "--max-width")
+    assert line is not None and line.endswith(f"give --max-width {8000 * MIN_CELL // 8} or more")
+    line = shrunk_cells_problem(sheet(8000, 800, 6), "--max-width")  # needs 21334
+    assert line is not None and f"even the widest strip ({WEBP_MAX_SIDE} px)" in line
+    assert "give --max-width" not in line
