@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -280,8 +281,21 @@ def os_error_line(e: OSError) -> str:
     if isinstance(e, requests.RequestException):
         return request_error_line(e)
     if e.strerror:
-        return f"{e.strerror}: {e.filename}" if e.filename else e.strerror
+        line = f"{e.strerror}: {e.filename}" if e.filename else e.strerror
+        return line + FILE_ERROR_FIX.get(e.errno or 0, "")
     return str(e) or type(e).__name__
+
+
+# What to do about a file the system refused, after its words ("Operation not permitted:
+# out/walk.json" named no fix).
+FILE_ERROR_FIX = {
+    errno.EACCES: ": make it (and its folder) writable, or choose another folder",
+    errno.EPERM: ": the system forbids changing it (an immutable or another user's file?); "
+                 "choose another folder",
+    errno.EROFS: ": that disk is mounted read-only; choose a folder on another",
+    errno.ENOTDIR: ": a file stands where a folder is needed; choose another path",
+    errno.ENOSPC: ": free some space on that disk, or choose a folder on another",
+}
 
 
 def interrupted_line(args: argparse.Namespace) -> str:

@@ -126,4 +126,10 @@ def test_an_http_error_is_one_line_naming_the_url_and_what_to_do():
     page = NotJSON("http://127.0.0.1:1/queue answered with a page that is not ComfyUI's JSON")
     assert os_error_line(page) == str(page)
     assert os_error_line(OSError(28, "No space left on device", "out/x.webp")) == (
-        "No space left on device: out/x.webp")
+        "No space left on device: out/x.webp: free some space on that disk, or choose a "
+        "folder on another")
+    # said "Operation not permitted: out/walk.json" and no more (an immutable file)
+    assert os_error_line(OSError(1, "Operation not permitted", "out/walk.json")).endswith(
+        ": out/walk.json: the system forbids changing it (an immutable or another user's "
+        "file?); choose another folder")
+    assert os_error_line(OSError(5, "Input/output error", "x")) == "Input/output error: x"
