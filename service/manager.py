@@ -329,9 +329,10 @@ def _started(cfg: ServiceConfig, popen: subprocess.Popen, detach: str, argv: lis
 # does not say which setting asked for what the machine lacks.
 STARTUP_CAUSES = (
     ("Torch not compiled with CUDA enabled",
-     "its torch has no CUDA (a CPU build, or no GPU here), which a GPU placement "
-     "(--placement resident, streaming or phased) or --gpu needs: start with --placement "
-     "none on this machine, or install a CUDA build of torch"),
+     "its torch has no CUDA (a CPU build, or no GPU here), which ComfyUI uses unless told "
+     "--cpu (--placement resident, streaming, phased and none do not tell it; auto does "
+     "where there is no GPU): start with --placement auto on this machine, or install a "
+     "CUDA build of torch"),
     ("No module named",
      "a package is missing from ComfyUI's python (the last lines name it): run "
      "`comfy_service setup` for the embedded ComfyUI, or install ComfyUI's requirements"),

@@ -125,16 +125,20 @@ def test_python_that_cannot_run_comfyui_fails_start_with_log_tail(tmp_path, embe
 
 
 @pytest.mark.skipif(shutil.which("nvidia-smi") is not None, reason="a GPU may be here")
-def test_a_gpu_placement_on_a_cpu_build_names_the_setting(tmp_path, embedded_ready):
+@pytest.mark.parametrize("placement", ["resident", "none"])
+def test_a_gpu_placement_on_a_cpu_build_names_the_setting(tmp_path, embedded_ready,
+                                                          placement):
     """--placement resident (--highvram) on the embedded CPU torch: ComfyUI's traceback
     ended "Torch not compiled with CUDA enabled", and our line said only that it exited.
-    It now names the setting and the fix."""
-    res = run_cli("service", "start", "--placement", "resident", "--port", str(free_port()),
+    It names the setting and the fix; `none` (no flag: ComfyUI's default is CUDA) fails
+    the same way, and the line advised it: auto is what passes --cpu here."""
+    res = run_cli("service", "start", "--placement", placement, "--port", str(free_port()),
                   "--state-dir", str(tmp_path), "--", "--base-directory", str(tmp_path / "b"))
     assert res.code == Exit.START_FAILED
-    assert ("during start-up: its torch has no CUDA (a CPU build, or no GPU here), which a "
-            "GPU placement (--placement resident, streaming or phased) or --gpu needs: start "
-            "with --placement none on this machine") in res.err.splitlines()[-1]
+    assert ("during start-up: its torch has no CUDA (a CPU build, or no GPU here), which "
+            "ComfyUI uses unless told --cpu (--placement resident, streaming, phased and none "
+            "do not tell it; auto does where there is no GPU): start with --placement auto on "
+            "this machine") in res.err.splitlines()[-1]
 
 
 def test_who_holds_names_the_holder(tmp_path):
