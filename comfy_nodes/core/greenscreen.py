@@ -16,7 +16,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import UnidentifiedImageError
+from PIL import ImageOps, UnidentifiedImageError
 
 from .imagefile import ImageFileError, open_image
 from .snap import reference_size
@@ -60,6 +60,8 @@ PORTRAIT_FIX = "give the character's portrait as a PNG or WebP with a transparen
 
 ANIMATED_FORMATS = frozenset({"GIF", "PNG", "WEBP"})  # Pillow's names: GIF, APNG, WebP
 
+ORIENTATION = 0x0112  # the EXIF tag: 1 is upright
+
 
 def load_portrait(path: str | Path) -> np.ndarray:
     """RGBA uint8 of an image file, fully decoded; refuses files without real alpha. Every
@@ -71,6 +73,8 @@ def load_portrait(path: str | Path) -> np.ndarray:
             # Animations only: a TIFF's thumbnail page or an MPO's second view is no pose.
             frames = getattr(im, "n_frames", 1) if im.format in ANIMATED_FORMATS else 1
             im.load()  # a full decode: a truncated file fails here, not inside ComfyUI
+            if im.getexif().get(ORIENTATION, 1) != 1:  # upright, as ComfyUI's LoadImage
+                im = ImageOps.exif_transpose(im)  # shows it (a phone's photo of a drawing)
             has_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
             # Already RGBA: one copy into numpy, not a converted image and then a copy
             # (an 8000x8000 portrait: 256 MB each).

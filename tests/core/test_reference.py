@@ -393,3 +393,27 @@ def test_the_portraits_own_light_line_is_read_and_a_rim_light_is_not():
     assert light_line(_disc_portrait(None)) is None
     assert light_line(_disc_portrait(cream, side="lit")) is None
     assert not portrait_reference(_disc_portrait(None)).light_ink
+
+
+@pytest.mark.parametrize("orientation, turn", [(1, None), (6, cv2.ROTATE_90_CLOCKWISE),
+                                               (3, cv2.ROTATE_180),
+                                               (8, cv2.ROTATE_90_COUNTERCLOCKWISE)])
+def test_a_portrait_is_read_upright_as_its_exif_says(tmp_path, orientation, turn):
+    """A portrait stored sideways with an EXIF orientation (a phone's photo of a drawing, a
+    camera's export) was read as stored, while ComfyUI's Load Image turns it upright: the
+    first frame Green Screen Prep made from the file lay on its side. Read as shown."""
+    from PIL import Image
+
+    from comfy_nodes.core.greenscreen import load_portrait
+
+    upright = np.zeros((60, 40, 4), np.uint8)
+    upright[10:50, 10:30] = (200, 40, 40, 255)
+    upright[10:20, 10:30] = (40, 40, 200, 255)  # a blue head: which way is up
+    stored = upright if turn is None else cv2.rotate(
+        upright, {cv2.ROTATE_90_CLOCKWISE: cv2.ROTATE_90_COUNTERCLOCKWISE,
+                  cv2.ROTATE_90_COUNTERCLOCKWISE: cv2.ROTATE_90_CLOCKWISE}.get(turn, turn))
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    path = tmp_path / "p.png"
+    Image.fromarray(stored).save(path, exif=exif)
+    assert np.array_equal(load_portrait(path), upright)
