@@ -69,8 +69,10 @@ def portrait_from_image(node: str, image, mask, mask_input: str = "mask") -> np.
     return rgba
 
 
+# Load Image keeps the alpha of RGBA, LA and palette images only: a greyscale PNG's
+# transparent colour (tRNS) reaches this node as an opaque MASK, whatever the file shows.
 _NO_ALPHA = ("the portrait needs a transparent background: save it as PNG or WebP with the "
-             "background removed.")
+             "background removed (as RGBA: Load Image drops a greyscale PNG's transparency).")
 
 
 def _fingerprint(file: str) -> str:

@@ -245,3 +245,23 @@ def test_an_input_out_of_its_declared_range_is_refused_before_anything_runs(
     with pytest.raises(ValidationFailed) as e:
         client.run(graph)
     assert words in str(e.value), str(e.value)
+
+
+def test_a_greyscale_portrait_whose_transparency_load_image_drops_is_told_how_to_save(
+        client, tmp_path):
+    """A greyscale PNG with a transparent colour (tRNS) shows a transparent background in
+    any viewer, but ComfyUI's Load Image keeps the alpha of RGBA, LA and palette images
+    only: its MASK comes opaque. The refusal says so and how to save it."""
+    from PIL import Image
+
+    grey = np.zeros((64, 48), np.uint8)
+    grey[10:54, 12:36] = 180
+    path = tmp_path / "grey.png"
+    Image.fromarray(grey, "L").save(path, transparency=0)
+    assert Image.open(path).convert("RGBA").getchannel("A").getextrema() == (0, 255)
+    wf = Workflow.load(REPO / "api_workflows" / "preview.json")
+    graph = wf.bind(portrait=client.upload(path, "grey.png"), prompt="x", seconds=0.7,
+                    size=(128, 128), seed=0, clip_prefix="h3sprite/test/grey", action="idle")
+    with pytest.raises(ExecutionFailed, match="as RGBA: Load Image drops a greyscale PNG's "
+                                              "transparency"):
+        client.run(graph)
