@@ -50,6 +50,10 @@ def _portrait_rgba(image, mask, file: str) -> np.ndarray:
 def portrait_from_image(node: str, image, mask, mask_input: str = "mask") -> np.ndarray:
     """The RGBA portrait from Load Image's IMAGE and MASK (its MASK is 1 - alpha), or from
     an RGBA IMAGE; `node` and its `mask_input` are named in the one-line error."""
+    if len(image) > 1:  # Load Image reads every frame of an animated PNG, GIF or WebP
+        raise_for_user(node, f"the portrait is {len(image)} images (an animation, or a "
+                             "batch): give one still image, e.g. the pose to start from "
+                             "saved as PNG.")
     rgb = image_to_uint8(image)[0]
     if rgb.shape[-1] == 4:
         rgba = rgb

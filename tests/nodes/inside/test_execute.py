@@ -78,6 +78,12 @@ def test_green_screen_prep_refuses_no_alpha():
                                                   mask=torch.zeros((1, 64, 64)))
     with pytest.raises(ValueError, match="^Green Screen Prep: connect a portrait"):
         nodes_greenscreen.GreenScreenPrep.execute(160, 96, "#00B140", 0.6, 0.08)
+    # an animated PNG's two frames, as Load Image batches them: its first was taken
+    _, image, mask = _portrait_tensors()
+    with pytest.raises(ValueError, match="^Green Screen Prep: the portrait is 2 images"):
+        nodes_greenscreen.GreenScreenPrep.execute(160, 96, "#00B140", 0.6, 0.08,
+                                                  image=torch.cat([image, image]),
+                                                  mask=torch.cat([mask, mask]))
 
 
 def test_green_screen_prep_wide_reference():
