@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import warnings
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
 from pathlib import Path
@@ -209,11 +210,12 @@ def decode(path: str | Path, keep: int | None = None) -> Clip:
         raise ClipError(f"clip {path} ends after {sampler.decoded} of the "
                         f"{source.declared} frames its header lists: the file is cut short "
                         "(an interrupted download or copy?); copy it again")
-    if (ends := sampler.ends_at(source.average_fps)) is not None and source.listed_seconds \
-            and ends < source.listed_seconds - (CUT_SHORT_SLACK + 0.5) / source.average_fps:
-        raise ClipError(f"clip {path} ends at {ends:.2f} s of the {source.listed_seconds:.2f} "
-                        "s its header lists: the file is cut short (an interrupted download "
-                        "or copy?); copy it again")
+    listed, ends = source.listed_end, source.decoded_end[0]
+    if listed and ends is not None and \
+            ends < listed - (CUT_SHORT_SLACK + 0.5) / source.average_fps:
+        raise ClipError(f"clip {path} ends at {ends:.2f} s of the {listed:.2f} s its header "
+                        "lists: the file is cut short (an interrupted download or copy?); "
+                        "copy it again")
     timing, index = None, None
     if sampler.uneven:
         timing = {"variable_frame_rate": True, "decoded_frames": sampler.decoded,
@@ -249,8 +251,10 @@ class _Source:
     frames: Iterator[tuple[float | None, np.ndarray]]
     declared: int | None = None
     display: dict | None = None
-    listed_seconds: float | None = None  # where no count is listed (Matroska, WebM): its
-    # video stream's duration, which a file cut short still lists whole
+    listed_end: float | None = None  # where no count is listed (Matroska, WebM): when its
+    # video stream ends, in seconds on the frames' clock, which a file cut short still lists
+    decoded_end: list[float | None] = field(default_factory=lambda: [None])  # when the last
+    # frame decoded so far stops showing (its time plus its duration), on that clock
 
 
 @contextmanager
@@ -293,30 +297,39 @@ def _opened(path: Path) -> Iterator[_Source]:
         shown = _Display.of(path, first, stream.sample_aspect_ratio)
         _check_size(path, *shown.size(first.height, first.width))
 
+        end: list[float | None] = [None]
+
         def frames() -> Iterator[tuple[float | None, np.ndarray]]:
             swscale = VideoReformatter()
-            yield first.time, shown.apply(_rgb(first, swscale))
-            for frame in decoded:
+            for frame in itertools.chain([first], decoded):
+                if frame.time is not None:  # a held last frame lasts longer than 1 / fps
+                    shown_for = (float(frame.duration * frame.time_base)
+                                 if frame.duration and frame.time_base else 1.0 / average)
+                    end[0] = frame.time + shown_for
                 yield frame.time, shown.apply(_rgb(frame, swscale))
 
         declared = int(stream.frames or 0) or None
         yield _Source(average, shown.size(first.height, first.width), expect, frames(),
-                      declared, shown.notes(), None if declared else _listed_seconds(stream))
+                      declared, shown.notes(), None if declared else _listed_end(stream), end)
 
 
 def _gif_complete(path: Path) -> bool:
-    """A GIF ends with its trailer byte (0x3B); one cut short decodes as a shorter clip."""
+    """A GIF ends with its trailer byte (0x3B); one cut short decodes as a shorter clip.
+    NULs or a newline some writers leave after it are no damage (every reader ignores
+    them)."""
     with open(path, "rb") as f:
-        f.seek(-1, os.SEEK_END)
-        return f.read(1) == b";"
+        f.seek(max(0, os.path.getsize(path) - 16))
+        return f.read().rstrip(b"\x00 \t\r\n").endswith(b";")
 
 
-def _listed_seconds(stream: av.video.stream.VideoStream) -> float | None:
-    """The video stream's own duration as its header lists it: the stream's, or the
-    per-track DURATION tag FFmpeg's Matroska and WebM muxers write ("00:00:02.334000000");
-    None where neither is (the container's duration would count a longer audio track)."""
+def _listed_end(stream: av.video.stream.VideoStream) -> float | None:
+    """When the video stream ends as its header lists it, on its frames' clock: its start
+    plus its duration, or the per-track DURATION tag FFmpeg's Matroska and WebM muxers
+    write ("00:00:02.334000000"), which is already that end (a track starting at 1 s
+    with 2 s of frames lists 3 s); None where neither is (the container's duration would
+    count a longer audio track)."""
     if stream.duration and stream.time_base:
-        return float(stream.duration * stream.time_base)
+        return float((stream.duration + (stream.start_time or 0)) * stream.time_base)
     tag = stream.metadata.get("DURATION") or stream.metadata.get("duration")
     m = re.fullmatch(r"(\d+):(\d\d):(\d\d(?:\.\d+)?)", (tag or "").strip())
     if not m:
@@ -482,13 +495,6 @@ class _Sampler:
         self.uneven = False
         self.last_time: float | None = None
         self.source: list[int] = []  # decoded frame of each slot
-
-    def ends_at(self, fps: float) -> float | None:
-        """When the last decoded frame stops showing (its time plus one frame at fps),
-        from the first frame's; None where frames carry no timestamps."""
-        if self.last_time is None or self.t0 is None or fps <= 0:
-            return None
-        return self.last_time - self.t0 + 1.0 / fps
 
     def slots(self, time: float | None) -> list[int]:
         self.decoded += 1

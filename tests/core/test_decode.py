@@ -213,6 +213,38 @@ def test_a_matroska_or_webm_cut_short_is_refused_by_its_listed_duration(tmp_path
         video.decode(cut)
 
 
+@pytest.mark.parametrize("first_pts", [24, 3])
+def test_a_whole_webm_that_starts_late_is_not_taken_for_cut(tmp_path, first_pts):
+    """FFmpeg's per-track DURATION is when the track ends, not how long it is: a whole
+    WebM whose frames start at 1 s (or 3 frames in) lists 3 s and was refused as "ends
+    at 2.00 s of the 3.00 s". Measured on the frames' own clock, it is whole."""
+    from fractions import Fraction
+
+    frames = np.concatenate([_pattern()] * 4)
+    path = tmp_path / "late.webm"
+    with av.open(str(path), "w", format="webm") as out:
+        s = out.add_stream("libvpx-vp9", rate=24)
+        s.height, s.width = frames.shape[1:3]
+        s.pix_fmt = "yuv420p"
+        for i, f in enumerate(frames):
+            vf = av.VideoFrame.from_ndarray(f, format="rgb24")
+            vf.pts, vf.time_base = first_pts + i, Fraction(1, 24)
+            out.mux(s.encode(vf))
+        out.mux(s.encode())
+    assert video.decode(path).frame_count == 48
+
+
+def test_a_gif_with_bytes_after_its_trailer_is_whole(tmp_path):
+    """Some writers leave NULs or a newline after a GIF's trailer; every reader ignores
+    them, and so does the cut-short check."""
+    from PIL import Image
+
+    frames = [Image.fromarray(f) for f in np.concatenate([_pattern()] * 2)]
+    path = tmp_path / "tail.gif"
+    frames[0].save(path, save_all=True, append_images=frames[1:], duration=42, loop=0)
+    path.write_bytes(path.read_bytes() + b"\x00\x00\n")
+    assert video.decode(path).frame_count > 1
+
 def test_a_gif_cut_short_is_refused(tmp_path):
     """A GIF lists neither count nor duration; one cut short decoded as a shorter clip. It
     lacks the trailer byte every GIF ends with: refused; the whole file decodes."""
