@@ -157,12 +157,12 @@ def _like_reference(p: np.ndarray, d: np.ndarray, reference: np.ndarray,
 SHADOW_DEEP = 0.5
 SHADOW_LOW = 0.25
 # Higher up such pixels are a shadow cast on the wall where they join into a patch of at
-# least CAST_SHARE of the silhouette's area: a held-out trial's brawler's, 45 % deep,
-# beside and above him, was kept as a dark green figure that widened every cell (IoU
-# 0.811). Smaller patches stay character: a near-black part's motion blur is that very
-# darkened screen (black at 40 % is the screen at 60 %), a fan or a streak; taken
-# anywhere, a sprint's dark cape went +6.0 -> +6.1 edge (failing), a pikeman's -7.9 ->
-# -11.0.
+# least CAST_SHARE of the silhouette's area, or one the character's box cuts: a held-out
+# trial's brawler's, 45 % deep, beside and above him, was kept as a dark green figure that
+# widened every cell (IoU 0.811). Smaller patches stay character: a near-black part's
+# motion blur is that very darkened screen (black at 40 % is the screen at 60 %), a fan
+# or a streak; taken anywhere, a sprint's dark cape went +6.0 -> +6.1 edge (failing), a
+# pikeman's -7.9 -> -11.0.
 CAST_SHARE = 0.05
 
 
@@ -186,7 +186,11 @@ def _shadow(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray,
     high = out[:low].astype(np.uint8)
     if high.any():
         n, labels, stats, _ = cv2.connectedComponentsWithStats(high, connectivity=8)
-        small = stats[:, cv2.CC_STAT_AREA] < CAST_SHARE * np.count_nonzero(raw)
+        x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+        # p may be the character's box: a patch it cuts goes on beyond it (the coarse
+        # masks, which drop the shadow, set the box: a sliver of it was left opaque)
+        cut = (x == 0) | (y == 0) | (x + stats[:, cv2.CC_STAT_WIDTH] == high.shape[1])
+        small = (stats[:, cv2.CC_STAT_AREA] < CAST_SHARE * np.count_nonzero(raw)) & ~cut
         small[0] = False
         out[:low][small[labels]] = False
     return out
