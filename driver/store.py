@@ -131,7 +131,9 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # a finished job survives a power cut
         self._migrate()
-        self.file = _identity(path)  # which file this is, to notice it removed (restore)
+        # which files these are, to notice them removed or replaced (restore)
+        self.file = _identity(path)
+        self.extras = {x: _identity(path.with_name(path.name + x)) for x in WAL_FILES}
 
     def _open_read_only(self, path: Path) -> None:
         """--dry-run / status write nothing: an existing file is opened immutable (not even
@@ -236,32 +238,54 @@ class Store:
         """Where the state file was removed (or another put in its place) while the batch
         ran, its rows went on into the open, unlinked file, and were lost when the batch
         ended: the next run then saw no job done. Written back to its path from the open
-        connection (sqlite's backup), any other file there moved aside first. Returns the
-        line saying so; None where the file is as it was (or is only read)."""
+        connection (sqlite's backup), any other file there moved aside first with its own
+        -wal and -shm; ours left behind are removed first (sqlite would replay a stale -wal
+        into the new file). Returns the line saying so; None where the file is as it was
+        (or is only read)."""
         if self.read_only or _identity(self.path) == self.file:
             return None
         with self.lock:
-            aside = None
-            if self.path.exists():
-                when = time.strftime("%Y%m%d-%H%M%S")
-                aside = self.path.with_name(f"{self.path.name}.found-{when}")
-                os.replace(self.path, aside)
-            for extra in ("-wal", "-shm"):  # the removed file's, if they were left
-                self.path.with_name(self.path.name + extra).unlink(missing_ok=True)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            copy = sqlite3.connect(str(self.path))
             try:
-                self.db.backup(copy)
-            finally:
-                copy.close()
-            self.file = _identity(self.path)
+                aside = self._write_back()
+            except (OSError, sqlite3.Error) as e:  # the out folder replaced by a file...
+                return (f"state file {self.path} was removed while the batch ran and could "
+                        f"not be written back ({e}): the next run makes its jobs again")
         found = f"; the file found there is now {aside.name}" if aside else ""
         return (f"state file {self.path} was removed while the batch ran: written back "
                 f"from the batch's own copy{found}")
 
+    def _write_back(self) -> Path | None:
+        when = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.found-{when}")
+        moved = None
+        if self.path.exists():
+            os.replace(self.path, aside)
+            moved = aside
+        for extra in WAL_FILES:
+            left = self.path.with_name(self.path.name + extra)
+            here = _identity(left)
+            if here is None:
+                continue
+            if here == self.extras.get(extra):
+                left.unlink()  # ours, of the removed file
+            else:  # the found file's own
+                os.replace(left, aside.with_name(aside.name + extra))
+                moved = moved or aside
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        copy = sqlite3.connect(str(self.path))
+        try:
+            self.db.backup(copy)
+        finally:
+            copy.close()
+        self.file = _identity(self.path)
+        return moved
+
     def close(self) -> None:
         with self.lock:
             self.db.close()
+
+
+WAL_FILES = ("-wal", "-shm")  # beside the state file in WAL mode
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -107,3 +107,73 @@ def test_a_failed_transaction_leaves_the_row_as_it_was(tmp_path):
     with pytest.raises(TypeError, match="unknown store fields"):
         store.put("a/b", colour="red")
     store.close()
+
+
+def _rows_of(path) -> dict:
+    db = sqlite3.connect(path)
+    try:
+        return dict(db.execute("SELECT key, status FROM jobs").fetchall())
+    finally:
+        db.close()
+
+
+def test_a_state_file_removed_alone_is_written_back_without_its_stale_wal(tmp_path):
+    """Only the main file removed: our -wal and -shm are left beside a new file, and
+    sqlite would read that -wal as the new file's. They are removed, the rows written
+    back; a store as it was says nothing."""
+    path = tmp_path / "h3sprite.sqlite"
+    store = Store(path)
+    store.put("hero/idle", status=Status.DONE)
+    assert store.restore() is None  # nothing happened to it
+    path.unlink()
+    assert path.with_name(path.name + "-wal").exists()
+    store.put("hero/walk", status=Status.DONE)  # into the unlinked file
+    assert store.restore() == (f"state file {path} was removed while the batch ran: "
+                               "written back from the batch's own copy")
+    store.close()
+    assert _rows_of(path) == {"hero/idle": "done", "hero/walk": "done"}
+
+
+def test_a_state_file_put_in_place_keeps_its_own_wal_when_moved_aside(tmp_path):
+    """A user put back an older state file with its -wal (copied from a backup while
+    its writer ran): both move aside together, readable as they were (its -wal was
+    deleted, and the file read "no such table"); the batch's rows are written back."""
+    path = tmp_path / "h3sprite.sqlite"
+    store = Store(path)
+    store.put("hero/idle", status=Status.DONE)
+    other = tmp_path / "backup" / "h3sprite.sqlite"
+    other.parent.mkdir()
+    writer = sqlite3.connect(other, isolation_level=None)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("CREATE TABLE t (x)")
+    writer.execute("INSERT INTO t VALUES (7)")  # in its -wal only while it is open
+    for extra in ("", "-wal", "-shm"):  # removed, and the backup's put in their place
+        path.with_name(path.name + extra).unlink(missing_ok=True)
+    for name in (other.name, other.name + "-wal"):
+        (tmp_path / name).write_bytes((other.parent / name).read_bytes())
+    writer.close()
+    line = store.restore()
+    store.close()
+    assert line is not None and "the file found there is now h3sprite.sqlite.found-" in line
+    found = next(tmp_path.glob("h3sprite.sqlite.found-*[0-9]"))
+    assert found.with_name(found.name + "-wal").exists()
+    db = sqlite3.connect(found)
+    assert db.execute("SELECT x FROM t").fetchall() == [(7,)]
+    db.close()
+    assert _rows_of(path) == {"hero/idle": "done"}
+
+
+def test_a_state_file_that_cannot_be_written_back_says_so(tmp_path):
+    """The out folder replaced by a file while the batch ran: one line saying the rows
+    are lost and what that means, not an exception out of the batch's end."""
+    out = tmp_path / "_out"
+    store = Store(out / "h3sprite.sqlite")
+    store.put("hero/idle", status=Status.DONE)
+    for p in out.iterdir():
+        p.unlink()
+    out.rmdir()
+    out.write_text("a file now")
+    line = store.restore()
+    store.close()
+    assert line is not None and line.endswith("the next run makes its jobs again")
+    assert "could not be written back" in line
