@@ -38,8 +38,12 @@ def inputs_in_the_way(out_dir: Path, stem: str, inputs: dict[str, Path | None]) 
     none is."""
     sheet_files = [p for p in export.candidates(out_dir, stem) if p.exists()]
     for what, path in inputs.items():
+        if path is None or not path.exists():
+            continue
         for file in sheet_files:
-            if path is not None and path.exists() and file.samefile(path):
+            # the file itself, or one inside a frames folder (a cell PNG as the portrait)
+            inside = file.is_dir() and path.resolve().is_relative_to(file.resolve())
+            if inside or file.samefile(path):
                 return (f"{what} {path} is where the sheet {stem!r} would be written: give "
                         "--name another name, or --out another folder")
     return None

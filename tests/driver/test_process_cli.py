@@ -422,7 +422,7 @@ def test_a_clip_at_saveanimatedwebps_default_rate_gets_a_note(tmp_path, ms):
     assert res.err.strip() == (note if ms == 167 else "")
 
 
-@pytest.mark.parametrize("what", ["clip", "portrait"])
+@pytest.mark.parametrize("what", ["clip", "portrait", "cell"])
 def test_an_input_where_the_sheet_would_go_is_refused_not_moved(tmp_path, what):
     """A clip saved as walk.webp (ComfyUI's SaveAnimatedWEBP) processed into its own folder
     with the sheet named walk, or a portrait walk.png with --image-format png: each input was
@@ -443,15 +443,22 @@ def test_an_input_where_the_sheet_would_go_is_refused_not_moved(tmp_path, what):
         os.replace(clip, inputs)
         args[1] = str(inputs)
         named, path = "the clip", inputs
-    else:
+    elif what == "portrait":
         args += ["--name", "portrait", "--image-format", "png"]
         named, path = "--portrait", portrait
-    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    else:  # a cell of an earlier run's frames folder, an RGBA pose, as the portrait
+        cells = folder / "walk_frames"
+        cells.mkdir()
+        os.replace(portrait, cells / "0000.png")
+        args[-1] = str(cells / "0000.png")
+        named, path = "--portrait", cells / "0000.png"
+    before = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     res = run_cli("driver", *args)
-    stem = "walk" if what == "clip" else "portrait"
+    stem = "portrait" if what == "portrait" else "walk"
     assert res.code == 1 and res.err == (
         f"driver process: {named} {path} is where the sheet {stem!r} would be written: give "
         "--name another name, or --out another folder\n"), res.err
-    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file()} == before
     args = [a for a in args if a not in ("--name", "portrait")] if what == "portrait" else args
     assert run_cli("driver", *args, "--name", "hero_walk").code == 0
