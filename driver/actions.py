@@ -31,19 +31,32 @@ class SheetInfo:
 
 def read_sheet(sheet_json: Path) -> SheetInfo | None:
     """The sheet's JSON as the driver reads it back; None where it is missing, no JSON, or
-    lacks a field (damaged, cut, edited by hand): `driver status` stopped on it with a
-    KeyError, and the caller says what a missing sheet means instead."""
+    lacks a field or has one of another type (damaged, cut, edited by hand): `driver
+    status` stopped on it with a KeyError, and the caller says what a missing sheet means
+    instead. Its image must be a plain name beside it (an absolute path put /etc/hostname
+    into the review page)."""
     try:
         doc = json.loads(read_limited(sheet_json, "sheet JSON", SHEET_JSON_LIMIT))
         m, first = doc["meta"], next(iter(doc["frames"].values()))
-        anim = m["animation"]
-        return SheetInfo(sheet_json.parent / m["image"], float(anim["fps"]), bool(anim["loop"]),
+        anim, image, qc = m["animation"], m["image"], m["animation"]["qc"]
+        grade, score = anim["loop_grade"], anim["loop_score"]
+        if not (isinstance(image, str) and _plain(image) and isinstance(qc, list)
+                and all(isinstance(f, str) for f in qc)
+                and (grade is None or isinstance(grade, str))
+                and (score is None or isinstance(score, (int, float)))):
+            return None
+        return SheetInfo(sheet_json.parent / image, float(anim["fps"]), bool(anim["loop"]),
                          int(anim["frame_count"]), (int(m["cell"]["w"]), int(m["cell"]["h"])),
                          {"x": float(first["anchor"]["x"]), "y": float(first["anchor"]["y"])},
-                         anim["loop_grade"], anim["loop_score"],
-                         [str(f) for f in anim["qc"]])
-    except (ValueError, KeyError, TypeError, AttributeError, StopIteration):
+                         grade, score, list(qc))
+    except (ValueError, KeyError, TypeError, AttributeError, StopIteration, OverflowError,
+            RecursionError):
         return None  # read_limited's OSErrors are ValueErrors (YamlLimitError)
+
+
+def _plain(name: str) -> bool:
+    """A file name with no folder in it."""
+    return name not in ("", ".", "..") and "/" not in name and "\\" not in name
 
 
 def entry(sheet_json: Path, out_root: Path) -> dict | None:

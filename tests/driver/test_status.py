@@ -82,7 +82,17 @@ def test_a_killed_batchs_job_is_interrupted_and_a_lost_sheet_missing(tmp_path):
     assert lines["hero/attack"] == "running", res.out
 
 
+GOOD = (b'{"meta": {"image": "idle.webp", "cell": {"w": 1, "h": 1}, "animation": {"fps": 12, '
+        b'"loop": true, "frame_count": 1, "loop_grade": "CLEAN", "loop_score": 0.9, '
+        b'"qc": []}}, "frames": {"hero/idle/00": {"anchor": {"x": 0.5, "y": 1.0}}}}')
 DAMAGED = {"not json": b"{not json", "empty object": b"{}",
+           # each ended in exit 70 (OverflowError, RecursionError), or was read as
+           # ['N', 'O', 'I', 'S', 'E'], or named a file outside the sheet's folder
+           "huge count": GOOD.replace(b'"frame_count": 1', b'"frame_count": 1e999'),
+           "deep": b"[" * 100_000 + b"]" * 100_000,
+           "qc a string": GOOD.replace(b'"qc": []', b'"qc": "NOISE"'),
+           "absolute image": GOOD.replace(b'"idle.webp"', b'"/etc/hostname"'),
+           "image up": GOOD.replace(b'"idle.webp"', b'"../idle.webp"'),
            "no loop": b'{"meta": {"animation": {}}}', "binary": bytes(range(256)) * 4,
            "frames empty": b'{"meta": {"image": "idle.webp", "cell": {"w": 1, "h": 1}, '
                            b'"animation": {"fps": 12, "loop": true, "frame_count": 1, '
@@ -100,8 +110,7 @@ def test_a_damaged_sheet_json_reads_as_missing_not_a_traceback(tmp_path):
     folder.mkdir(parents=True)
     sheet = folder / "idle.json"
     (folder / "idle.webp").write_bytes(b"RIFF")
-    sheet.write_bytes(DAMAGED["frames empty"].replace(b'"frames": {}',
-                      b'"frames": {"hero/idle/00": {"anchor": {"x": 0.5, "y": 1.0}}}'))
+    sheet.write_bytes(GOOD)
     store = Store(tmp_path / "_out" / "h3sprite.sqlite")
     store.put("hero/idle", outputs={"json": str(sheet)})
     store.close()
