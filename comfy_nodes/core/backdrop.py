@@ -28,10 +28,13 @@ SHADOW_FLOOR = 0.75
 # Backdrop brighter than this multiple of the plate is a highlight on the character.
 HIGHLIGHT_CEIL = 1.3
 # A key colour must be saturated (pure green spans ~0.6 in chromaticity; grey spans 0,
-# a warm grey wall (140, 130, 120) 0.05, a blue-grey one (110, 120, 140) 0.08). A model's
-# washed-out grade of the screen, (96, 150, 100), spans 0.16 and keys well (a held-out
-# trial's rogue: IoU 0.980), but at 0.2 it was flagged NOISE, and a user would re-roll it.
-MIN_KEY_SATURATION = 0.12
+# a warm grey wall (140, 130, 120) 0.05, a blue-grey one (110, 120, 140) 0.08, a beige
+# room (200, 170, 130) 0.14, a sky-blue one (135, 170, 210) 0.15). A model's washed-out
+# grade of a green screen, (96, 150, 100), spans 0.16 and keys well (a held-out trial's
+# rogue: IoU 0.980), but at 0.2 it was flagged NOISE, and a user would re-roll it: a
+# green, and only a green, counts from MIN_GREEN_KEY_SATURATION.
+MIN_KEY_SATURATION = 0.2
+MIN_GREEN_KEY_SATURATION = 0.12
 # A row whose backdrop reads under this share of the wall's brightness (the frame's 80th
 # percentile of its rows') at both sides of the frame is a floor: a studio cyclorama's
 # floor is darker than its wall (generated footage draws one often: 62-68 % of the wall
@@ -234,8 +237,10 @@ def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) ->
     # The border's own chroma spread sets the tolerance (gradients, noise), within bounds.
     tol = float(np.clip(percentile(border_dist, 90) * 1.5, 0.02, 0.12))
     backdrop_share = float((border_dist <= tol).mean())
-    if key_chroma.max() - key_chroma.min() < MIN_KEY_SATURATION:
-        backdrop_share = 0.0  # a grey border is no chroma-key backdrop at all
+    least = MIN_GREEN_KEY_SATURATION if int(np.argmax(key_chroma)) == 1 else (
+        MIN_KEY_SATURATION)
+    if key_chroma.max() - key_chroma.min() < least:
+        backdrop_share = 0.0  # a grey border, or a pastel wall, is no chroma-key backdrop
 
     sides = _sides(frames, factor, (sh, sw), ring)
     floor = _floor(sides, key, key_chroma, tol)

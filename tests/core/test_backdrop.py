@@ -266,12 +266,15 @@ def test_a_dark_green_band_across_frames_with_no_floor_is_no_floor():
 
 @pytest.mark.parametrize("screen, keyed", [
     ((0, 177, 64), True), ((96, 150, 100), True),  # a screen, and one graded washed out
-    ((128, 128, 128), False), ((140, 130, 120), False), ((110, 120, 140), False)])  # walls
+    ((128, 128, 128), False), ((140, 130, 120), False), ((110, 120, 140), False),  # walls
+    ((200, 170, 130), False), ((180, 150, 120), False), ((135, 170, 210), False),  # rooms
+    ((0, 60, 220), True)])  # a blue screen
 def test_a_washed_out_screen_is_a_backdrop_and_a_grey_wall_is_not(screen, keyed):
     """backdrop_share (what NOISE reads: under 0.5 is no chroma-key backdrop) of a frame
     border in one colour with a little noise, a dark red figure in the middle. A model's
     washed-out green, (96, 150, 100), 0.16 in chromaticity, was flagged NOISE although it
-    keys well; grey walls, warm or cool (0-0.08), stay refused."""
+    keys well; grey walls, warm or cool (0-0.08), and pastel rooms, beige, tan or sky blue
+    (0.13-0.15: a model that drew a room, not a screen), stay refused."""
     rng = np.random.default_rng(5)
     frames = np.clip(np.array(screen, np.float32) + rng.normal(0, 2.0, (6, H, W, 3)), 0, 255)
     frames[:, 80:200, 150:230] = (120, 30, 40)
