@@ -330,9 +330,8 @@ def _started(cfg: ServiceConfig, popen: subprocess.Popen, detach: str, argv: lis
 STARTUP_CAUSES = (
     ("Torch not compiled with CUDA enabled",
      "its torch has no CUDA (a CPU build, or no GPU here), which ComfyUI uses unless told "
-     "--cpu (--placement resident, streaming, phased and none do not tell it; auto does "
-     "where there is no GPU): start with --placement auto on this machine, or install a "
-     "CUDA build of torch"),
+     "--cpu (only --placement auto tells it, and only where nvidia-smi finds no GPU): start "
+     "it with `comfy_service start -- --cpu`, or install a CUDA build of torch"),
     ("No module named",
      "a package is missing from ComfyUI's python (the last lines name it): run "
      "`comfy_service setup` for the embedded ComfyUI, or install ComfyUI's requirements"),

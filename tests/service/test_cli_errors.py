@@ -131,14 +131,15 @@ def test_a_gpu_placement_on_a_cpu_build_names_the_setting(tmp_path, embedded_rea
     """--placement resident (--highvram) on the embedded CPU torch: ComfyUI's traceback
     ended "Torch not compiled with CUDA enabled", and our line said only that it exited.
     It names the setting and the fix; `none` (no flag: ComfyUI's default is CUDA) fails
-    the same way, and the line advised it: auto is what passes --cpu here."""
+    the same way, and the line advised it; auto passes --cpu only where nvidia-smi finds
+    no GPU (a GPU machine with a CPU torch fails with auto too): `-- --cpu` always works."""
     res = run_cli("service", "start", "--placement", placement, "--port", str(free_port()),
                   "--state-dir", str(tmp_path), "--", "--base-directory", str(tmp_path / "b"))
     assert res.code == Exit.START_FAILED
     assert ("during start-up: its torch has no CUDA (a CPU build, or no GPU here), which "
-            "ComfyUI uses unless told --cpu (--placement resident, streaming, phased and none "
-            "do not tell it; auto does where there is no GPU): start with --placement auto on "
-            "this machine") in res.err.splitlines()[-1]
+            "ComfyUI uses unless told --cpu (only --placement auto tells it, and only where "
+            "nvidia-smi finds no GPU): start it with `comfy_service start -- --cpu`"
+            ) in res.err.splitlines()[-1]
 
 
 def test_who_holds_names_the_holder(tmp_path):
