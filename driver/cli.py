@@ -289,7 +289,8 @@ def os_error_line(e: OSError) -> str:
 # What to do about a file the system refused, after its words ("Operation not permitted:
 # out/walk.json" named no fix).
 FILE_ERROR_FIX = {
-    errno.EACCES: ": make it (and its folder) writable, or choose another folder",
+    errno.EACCES: ": check its permissions and its folder's (ls -l), or choose another "
+                  "folder",
     errno.EPERM: ": the system forbids changing it (an immutable or another user's file?); "
                  "choose another folder",
     errno.EROFS: ": that disk is mounted read-only; choose a folder on another",

@@ -19,7 +19,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageOps
 
 from comfy_nodes.core.imagefile import open_image
 from comfy_nodes.core.regularfile import Kind, NotRegular, open_regular, stat_regular
@@ -118,7 +118,7 @@ def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
             if cid not in portraits:
                 try:  # the one way a user's image is opened: a FIFO, a bomb refused
                     with open_image(loaded.portrait(cid), "portrait") as im:
-                        portraits[cid] = _thumb(im)
+                        portraits[cid] = _thumb(ImageOps.exif_transpose(im))  # as shown
                 except (OSError, ValueError, SyntaxError):  # ImageFileError is a ValueError
                     portraits[cid] = None  # the page shows none; `check` says why
             row = store.get(key)
