@@ -64,10 +64,12 @@ class Batch:
         if opts.dry_run:  # issue 10: a dry run writes nothing anywhere
             self.store = Store(db, read_only=True)
         else:
-            # issue 10: check the space before creating anything on a possibly full disk;
-            # then hold the out folder (a second batch on it must touch nothing: not its
-            # reserve, not its log), then sweep the temporary files a killed run left
+            # issue 10: check the space before creating anything on a possibly full disk,
+            # and the state file by reading it (one not ours is refused with nothing made,
+            # not even the lock); then hold the out folder (a second batch on it must touch
+            # nothing: not its reserve, not its log), then sweep what a killed run left
             disk.require(self.loaded.out, disk.START_NEED)
+            Store(db, read_only=True).close()
             self.lock = hold(self.loaded.out)
             disk.sweep(*written_folders(self.loaded))
             self.loaded.out.mkdir(parents=True, exist_ok=True)
