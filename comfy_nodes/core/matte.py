@@ -55,7 +55,8 @@ def refine(frame: np.ndarray, key: KeyModel, defringe: bool = True,
             plate = key.plate_at(fh, fw)[y0:y1, x0:x1]
             out[y0:y1, x0:x1] = _refine(frame[y0:y1, x0:x1], plate, key, defringe, (fh, fw),
                                         reference,
-                                        None if moving is None else moving[y0:y1, x0:x1])
+                                        None if moving is None else moving[y0:y1, x0:x1],
+                                        (x0 > 0, y0 > 0, x1 < fw))
         return out
     return _refine(frame, key.plate_at(fh, fw), key, defringe, (fh, fw), reference, moving)
 
@@ -72,14 +73,15 @@ def clamp_box(box: tuple[int, int, int, int] | None, h: int,
 
 def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
             full: tuple[int, int], reference: Reference | None = None,
-            moving: np.ndarray | None = None) -> np.ndarray:
+            moving: np.ndarray | None = None,
+            cut: silhouette.Sides = (False, False, False)) -> np.ndarray:
     # The portrait's colours, or None (no portrait, or an empty palette): the steps below
     # that use them are skipped then.
     ref = Reference.colours(reference)
     ink = None if reference is None else reference.outline  # the portrait's drawn outline
     ink_shade = None if reference is None else reference.ink_shade  # ... or shaded one
     p = frame.astype(np.float32)
-    sil = silhouette.find(p, plate, key, full, ref, moving)
+    sil = silhouette.find(p, plate, key, full, ref, moving, cut)  # cut: the box's sides
     alpha = sil.fg.astype(np.float32)
     rgb = frame.copy()  # outside the zone the frame's own colour
     if not sil.fg.any():

@@ -52,6 +52,9 @@ def _edge_width(h: int, w: int) -> int:
     return max(2, round(min(h, w) / 200))
 
 
+Sides = tuple[bool, bool, bool]  # which of a box's left, top and right edges lie inside the frame
+
+
 @dataclass(frozen=True)
 class Silhouette:
     """One frame's (or its box's) mask, and what the edge work reads from it."""
@@ -66,7 +69,8 @@ class Silhouette:
 
 
 def find(p: np.ndarray, plate: np.ndarray, key: KeyModel, full: tuple[int, int],
-         reference: np.ndarray | None, moving: np.ndarray | None) -> Silhouette:
+         reference: np.ndarray | None, moving: np.ndarray | None,
+         cut: Sides = (False, False, False)) -> Silhouette:
     """The silhouette of p (H, W, 3) float32 over its plate. full (h, w): the whole frame's
     size (p may be a box of it; thresholds scale with the frame, not with the crop).
     reference: the portrait's colours (K, 3) or None; moving: see moving_region."""
@@ -74,7 +78,7 @@ def find(p: np.ndarray, plate: np.ndarray, key: KeyModel, full: tuple[int, int],
     raw = (d > key.threshold).astype(np.uint8)
     shadow = np.zeros(d.shape, bool)
     if reference is not None:
-        raw, shadow = by_reference(p, plate, d, raw, reference, key)
+        raw, shadow = by_reference(p, plate, d, raw, reference, key, cut=cut)
     area = full[0] * full[1]
     fg = clean_mask(raw, max(4, area // 4000), area // 600)
     r = _edge_width(*full)
@@ -104,8 +108,8 @@ def moving_at(masks: np.ndarray, t: int, size: tuple[int, int]) -> np.ndarray:
 
 
 def by_reference(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray,
-                 reference: np.ndarray, key: KeyModel, coarse: bool = False
-                 ) -> tuple[np.ndarray, np.ndarray]:
+                 reference: np.ndarray, key: KeyModel, coarse: bool = False,
+                 cut: Sides = (False, False, False)) -> tuple[np.ndarray, np.ndarray]:
     """(the mask, the shadow taken out of it): the key's raw mask (H, W) uint8 of p
     (H, W, 3) float32 over its plate, corrected by the portrait's colours (K, 3). A
     portrait colour under the threshold is character (_like_reference) where it joins a
@@ -123,7 +127,7 @@ def by_reference(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarra
         found[labels[raw > 0]] = True
         found[0] = False
         fg = found[labels].astype(np.uint8)
-    shadow = _shadow(p, plate, d, fg, reference, key)
+    shadow = _shadow(p, plate, d, fg, reference, key, cut)
     if coarse and shadow.any():
         body = (fg > 0) & ~shadow
         shadow &= ~(cv2.dilate(body.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
@@ -167,7 +171,8 @@ CAST_SHARE = 0.05
 
 
 def _shadow(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray,
-            reference: np.ndarray, key: KeyModel) -> np.ndarray:
+            reference: np.ndarray, key: KeyModel,
+            cut: Sides = (False, False, False)) -> np.ndarray:
     """(H, W) bool: pixels the key's raw mask (H, W) took for character that are a deep
     shadow on the backdrop (see SHADOW_DEEP): any in its lowest rows (a contact shadow),
     above them those in patches of CAST_SHARE of it (a shadow cast on the wall)."""
@@ -188,9 +193,12 @@ def _shadow(p: np.ndarray, plate: np.ndarray, d: np.ndarray, raw: np.ndarray,
         n, labels, stats, _ = cv2.connectedComponentsWithStats(high, connectivity=8)
         x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
         # p may be the character's box: a patch it cuts goes on beyond it (the coarse
-        # masks, which drop the shadow, set the box: a sliver of it was left opaque)
-        cut = (x == 0) | (y == 0) | (x + stats[:, cv2.CC_STAT_WIDTH] == high.shape[1])
-        small = (stats[:, cv2.CC_STAT_AREA] < CAST_SHARE * np.count_nonzero(raw)) & ~cut
+        # masks, which drop the shadow, set the box: a sliver of it was left opaque); the
+        # frame's own edges cut nothing (a dark part's blur may reach them)
+        left, top, right = cut
+        beyond = ((left & (x == 0)) | (top & (y == 0))
+                  | (right & (x + stats[:, cv2.CC_STAT_WIDTH] == high.shape[1])))
+        small = (stats[:, cv2.CC_STAT_AREA] < CAST_SHARE * np.count_nonzero(raw)) & ~beyond
         small[0] = False
         out[:low][small[labels]] = False
     return out

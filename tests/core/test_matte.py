@@ -1390,6 +1390,26 @@ def test_an_ink_line_past_the_rim_on_pure_green_is_ink_not_a_dark_green(line, tm
     assert with_rule < 0.5 * over_truth(), with_rule
 
 
+def test_a_small_dark_patch_at_the_frames_edge_stays_character():
+    """The box clause (a patch the character's box cuts is a cast shadow whatever its
+    size) is for the box's own sides: at the frame's edge nothing was cut, and a near-
+    black part's blur reaching it (a darkened-screen bar, 5 x 25 px) stays character,
+    with no box or with one clamped to the frame, as it does 6 px in (a review: alpha 99
+    at the edge, 249 inside)."""
+    boots = np.array([60, 40, 30], np.float32)
+    frame, body, _ = _standing_on_a_shadow(0.0, boots)
+    frame = frame.astype(np.float32)
+    for x in (0, 6):
+        f = frame.copy()
+        f[60:85, x:x + 5] *= 0.6
+        f = f.astype(np.uint8)
+        key = backdrop.estimate_key(np.repeat(f[None], 4, axis=0))
+        ref = Reference(np.array([[150, 60, 50], boots], np.float32))
+        for box in (None, (-20, 20, 130, 170)):
+            rgba = matte.refine(f, key, box=box, reference=ref)
+            assert rgba[62:83, x + 1:x + 4, 3].mean() > 200, (x, box)
+
+
 def test_a_darkened_backdrop_patch_is_shadow_under_the_feet_and_if_large_above():
     """The backdrop at 60 % (near no portrait colour): a small patch under the feet is a
     contact shadow; above the head a small one stays character (a near-black part's blur
