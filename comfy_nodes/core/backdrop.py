@@ -35,6 +35,10 @@ HIGHLIGHT_CEIL = 1.3
 # green, and only a green, counts from MIN_GREEN_KEY_SATURATION.
 MIN_KEY_SATURATION = 0.2
 MIN_GREEN_KEY_SATURATION = 0.12
+# ... where green leads both other channels by this much in chromaticity: the washed-out
+# screen by 0.14, a khaki (160, 165, 100) or olive (150, 160, 100) wall, green by a level
+# or ten, by 0.01-0.03 (a second review: they read as screens).
+GREEN_LEAD = 0.05
 # A row whose backdrop reads under this share of the wall's brightness (the frame's 80th
 # percentile of its rows') at both sides of the frame is a floor: a studio cyclorama's
 # floor is darker than its wall (generated footage draws one often: 62-68 % of the wall
@@ -237,8 +241,8 @@ def estimate_key(frames: np.ndarray, model_side: int = 128, samples: int = 8) ->
     # The border's own chroma spread sets the tolerance (gradients, noise), within bounds.
     tol = float(np.clip(percentile(border_dist, 90) * 1.5, 0.02, 0.12))
     backdrop_share = float((border_dist <= tol).mean())
-    least = MIN_GREEN_KEY_SATURATION if int(np.argmax(key_chroma)) == 1 else (
-        MIN_KEY_SATURATION)
+    green = key_chroma[1] - max(key_chroma[0], key_chroma[2]) >= GREEN_LEAD
+    least = MIN_GREEN_KEY_SATURATION if green else MIN_KEY_SATURATION
     if key_chroma.max() - key_chroma.min() < least:
         backdrop_share = 0.0  # a grey border, or a pastel wall, is no chroma-key backdrop
 

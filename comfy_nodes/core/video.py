@@ -305,7 +305,8 @@ def _opened(path: Path) -> Iterator[_Source]:
                 if frame.time is not None:  # a held last frame lasts longer than 1 / fps
                     shown_for = (float(frame.duration * frame.time_base)
                                  if frame.duration and frame.time_base else 1.0 / average)
-                    end[0] = frame.time + shown_for
+                    last = frame.time + shown_for  # the latest, not the last decoded
+                    end[0] = last if end[0] is None else max(end[0], last)
                 yield frame.time, shown.apply(_rgb(frame, swscale))
 
         declared = int(stream.frames or 0) or None

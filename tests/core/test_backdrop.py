@@ -268,6 +268,7 @@ def test_a_dark_green_band_across_frames_with_no_floor_is_no_floor():
     ((0, 177, 64), True), ((96, 150, 100), True),  # a screen, and one graded washed out
     ((128, 128, 128), False), ((140, 130, 120), False), ((110, 120, 140), False),  # walls
     ((200, 170, 130), False), ((180, 150, 120), False), ((135, 170, 210), False),  # rooms
+    ((160, 165, 100), False), ((150, 160, 100), False),  # khaki and olive, green by a hair
     ((0, 60, 220), True)])  # a blue screen
 def test_a_washed_out_screen_is_a_backdrop_and_a_grey_wall_is_not(screen, keyed):
     """backdrop_share (what NOISE reads: under 0.5 is no chroma-key backdrop) of a frame
