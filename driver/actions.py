@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 
 from comfy_nodes.core.export import Format, file_of
 from comfy_nodes.core.safeyaml import read_limited
@@ -40,12 +41,16 @@ def read_sheet(sheet_json: Path) -> SheetInfo | None:
         m, first = doc["meta"], next(iter(doc["frames"].values()))
         anim, image, qc = m["animation"], m["image"], m["animation"]["qc"]
         grade, score = anim["loop_grade"], anim["loop_score"]
+        fps = float(anim["fps"])
         if not (isinstance(image, str) and _plain(image) and isinstance(qc, list)
+                and math.isfinite(fps) and fps > 0
                 and all(isinstance(f, str) for f in qc)
                 and (grade is None or isinstance(grade, str))
-                and (score is None or isinstance(score, (int, float)))):
+                and (score is None or (isinstance(score, (int, float))
+                                       and not isinstance(score, bool)
+                                       and math.isfinite(score)))):
             return None
-        return SheetInfo(sheet_json.parent / image, float(anim["fps"]), bool(anim["loop"]),
+        return SheetInfo(sheet_json.parent / image, fps, bool(anim["loop"]),
                          int(anim["frame_count"]), (int(m["cell"]["w"]), int(m["cell"]["h"])),
                          {"x": float(first["anchor"]["x"]), "y": float(first["anchor"]["y"])},
                          grade, score, list(qc))
@@ -55,8 +60,9 @@ def read_sheet(sheet_json: Path) -> SheetInfo | None:
 
 
 def _plain(name: str) -> bool:
-    """A file name with no folder in it."""
-    return name not in ("", ".", "..") and "/" not in name and "\\" not in name
+    """A file name with no folder (nor, on Windows, a drive: "C:x") in it."""
+    return (name not in ("", ".", "..") and "/" not in name and "\\" not in name
+            and not PureWindowsPath(name).drive)
 
 
 def entry(sheet_json: Path, out_root: Path) -> dict | None:

@@ -41,8 +41,9 @@ def inputs_in_the_way(out_dir: Path, stem: str, inputs: dict[str, Path | None]) 
         if path is None or not path.exists():
             continue
         for file in sheet_files:
-            # the file itself, or one inside a frames folder (a cell PNG as the portrait)
-            inside = file.is_dir() and path.resolve().is_relative_to(file.resolve())
+            # the file itself, or one inside a frames folder (a cell PNG as the portrait);
+            # by samefile, which a case-insensitive disk's spellings agree on
+            inside = file.is_dir() and any(up.samefile(file) for up in path.resolve().parents)
             if inside or file.samefile(path):
                 return (f"{what} {path} is where the sheet {stem!r} would be written: give "
                         "--name another name, or --out another folder")

@@ -241,26 +241,27 @@ class Store:
         connection (sqlite's backup), any other file there moved aside first with its own
         -wal and -shm; ours left behind are removed first (sqlite would replay a stale -wal
         into the new file). Returns the line saying so; None where the file is as it was
-        (or is only read)."""
+        (or is only read). Call it last: the connection stays on the unlinked file."""
         if self.read_only or _identity(self.path) == self.file:
             return None
         with self.lock:
+            moved: list[Path] = []  # what of the user's went aside, in case of a failure
             try:
-                aside = self._write_back()
+                self._write_back(moved)
             except (OSError, sqlite3.Error) as e:  # the out folder replaced by a file...
+                kept = f"; the file found there is now {moved[0].name}" if moved else ""
                 return (f"state file {self.path} was removed while the batch ran and could "
-                        f"not be written back ({e}): the next run makes its jobs again")
-        found = f"; the file found there is now {aside.name}" if aside else ""
+                        f"not be written back ({e}): the next run makes its jobs again{kept}")
+        found = f"; the file found there is now {moved[0].name}" if moved else ""
         return (f"state file {self.path} was removed while the batch ran: written back "
                 f"from the batch's own copy{found}")
 
-    def _write_back(self) -> Path | None:
+    def _write_back(self, moved: list[Path]) -> None:
+        """Called last, by the batch's end: the connection stays on the unlinked file."""
         when = time.strftime("%Y%m%d-%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.found-{when}")
-        moved = None
-        if self.path.exists():
-            os.replace(self.path, aside)
-            moved = aside
+        # a found file's own -wal and -shm first, so that a failure never leaves them
+        # beside a file they do not belong to; the main file last
         for extra in WAL_FILES:
             left = self.path.with_name(self.path.name + extra)
             here = _identity(left)
@@ -268,9 +269,11 @@ class Store:
                 continue
             if here == self.extras.get(extra):
                 left.unlink()  # ours, of the removed file
-            else:  # the found file's own
+            else:
                 os.replace(left, aside.with_name(aside.name + extra))
-                moved = moved or aside
+        if self.path.exists():
+            os.replace(self.path, aside)
+            moved.append(aside)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         copy = sqlite3.connect(str(self.path))
         try:
@@ -278,7 +281,6 @@ class Store:
         finally:
             copy.close()
         self.file = _identity(self.path)
-        return moved
 
     def close(self) -> None:
         with self.lock:
