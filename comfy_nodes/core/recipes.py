@@ -49,16 +49,24 @@ class Recipe:
 @functools.cache
 def _fields_model() -> Any:
     """The pydantic model a user's recipe fields must pass (the same fields as Recipe)."""
-    from pydantic import BaseModel, ConfigDict, Field
+    from pydantic import BaseModel, ConfigDict, Field, field_validator
 
     class RecipeFields(BaseModel):
         # NaN fails every bound ("should be less than or equal to 120"): say what it is
         model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
         seconds: float = Field(gt=0, le=20)
-        frames: int = Field(ge=1, le=256)
-        fps: float = Field(gt=0, le=120)
-        loop: bool
+        # strict: `frames: true` was read as 1 (a one-frame sheet), "yes" as a loop
+        frames: int = Field(ge=1, le=256, strict=True)
+        fps: float = Field(ge=1, le=120)  # 0.001 fps made a frame last 17 minutes
+        loop: bool = Field(strict=True)
+
+        @field_validator("seconds", "fps", mode="before")
+        @classmethod
+        def _no_bool(cls, value: Any) -> Any:
+            if isinstance(value, bool):
+                raise ValueError("should be a number, not true or false")
+            return value
 
     return RecipeFields
 
@@ -123,7 +131,8 @@ def load_recipes(path: Path | None = None) -> dict[str, Recipe]:
         raise RecipeError(str(e)) from None
     except (ValueError, RecursionError) as e:
         raise RecipeError(f"recipe file {path} is not valid: {str(e).splitlines()[0]}") from None
-    return merge(DEFAULT_RECIPES, data or {}, f"recipe file {path}")
+    # an empty file is no override; `[]` or `0` is no mapping (it was read as none)
+    return merge(DEFAULT_RECIPES, {} if data is None else data, f"recipe file {path}")
 
 
 def recipe_for(action: str, recipes: dict[str, Recipe]) -> Recipe:

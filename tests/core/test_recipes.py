@@ -27,7 +27,11 @@ def test_whole_numbers_become_floats_however_typed(seconds, frames, fps, loop):
 
 @pytest.mark.parametrize("field, value", [("seconds", 0), ("seconds", 20.5), ("frames", 0),
                                           ("frames", 257), ("fps", 0), ("fps", 121),
-                                          ("frames", 2.5), ("loop", "sometimes")])
+                                          ("frames", 2.5), ("loop", "sometimes"),
+                                          # taken before: a 1-frame sheet, a frame shown for
+                                          # 17 minutes, a loop from a word
+                                          ("frames", True), ("fps", 0.001), ("fps", True),
+                                          ("seconds", False), ("loop", "yes"), ("loop", 1)])
 def test_out_of_bounds_fields_are_refused(field, value):
     fields = {**vars(DEFAULT_RECIPES["walk"]), field: value}
     with pytest.raises(ValidationError) as e:
@@ -66,3 +70,16 @@ def test_keys_that_are_not_names_are_refused_in_one_line(overrides, needle):
     as a RecipeError naming them (not a TypeError from the model, an internal error)."""
     with pytest.raises(RecipeError, match=needle):
         merge(DEFAULT_RECIPES, overrides, "recipe file r.yaml")
+
+
+@pytest.mark.parametrize("text", ["[]", "0", "- walk"])
+def test_a_recipe_file_that_is_no_mapping_is_refused(tmp_path, text):
+    """`[]` was read as no override at all, silently; an empty file still is none."""
+    from comfy_nodes.core.recipes import load_recipes
+
+    path = tmp_path / "r.yaml"
+    path.write_text(text)
+    with pytest.raises(RecipeError, match="expected a mapping of action -> fields"):
+        load_recipes(path)
+    path.write_text("")
+    assert load_recipes(path) == DEFAULT_RECIPES
