@@ -26,7 +26,6 @@ from comfy_nodes.core.regularfile import Kind, NotRegular, open_regular, stat_re
 from comfy_nodes.core.sheet import write_atomic
 from driver import actions as actions_mod
 from driver import reroll
-from driver.actions import read_sheet
 from driver.joblist_load import Loaded
 from driver.store import Store
 
@@ -91,7 +90,7 @@ def _first_frame(clip: Path) -> str | None:
 
 
 def _sheet(sheet_json: Path) -> dict | None:
-    info = read_sheet(sheet_json)
+    info = actions_mod.read_sheet(sheet_json)
     if info is None:
         return None
     try:
