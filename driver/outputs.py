@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import shutil
 from datetime import datetime
@@ -41,23 +43,63 @@ def out_problem(out: Path, what: str) -> str | None:
 
 def back_up(paths: list[Path], out_root: Path) -> Path | None:
     """Move those of `paths` that exist into out_root/_actions_old/<timestamp>/, keeping
-    their path relative to out_root. Returns the backup folder, or None if nothing moved."""
+    their path relative to out_root. Returns the backup folder, or None if nothing moved.
+    All or none: where one will not move (an immutable file), those moved go back and the
+    error is raised."""
     existing = [p for p in paths if p.exists()]
     if not existing:
         return None
     folder = new_folder(out_root / OLD_DIR, "superseded")
-    for p in existing:
-        try:
-            rel = p.resolve().relative_to(out_root.resolve())
-        except ValueError:
-            rel = Path(p.name)
-        target = folder / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.replace(p, target)
-        except OSError:  # another filesystem: copy first, then remove ours (files or a
-            shutil.move(str(p), str(target))  # sheet's frames folder)
+    moved: list[tuple[Path, Path]] = []
+    try:
+        for p in existing:
+            try:
+                rel = p.resolve().relative_to(out_root.resolve())
+            except ValueError:
+                rel = Path(p.name)
+            target = folder / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _move(p, target)
+            moved.append((p, target))
+    except OSError:
+        for p, target in reversed(moved):
+            with contextlib.suppress(OSError):
+                _move(target, p)
+        _remove_empty(folder)  # only folders left empty: a file that did not go back stays
+        raise
     return folder
+
+
+def _move(src: Path, dst: Path) -> None:
+    """A rename, or on another filesystem a copy and then the original's removal (a file
+    or a sheet's frames folder). Where a file's removal fails its copy goes and the error
+    is raised; a folder's copy stays (its removal may have taken part of it)."""
+    try:
+        os.replace(src, dst)
+        return
+    except OSError as e:
+        if e.errno != errno.EXDEV:
+            raise
+    if src.is_dir() and not src.is_symlink():
+        shutil.copytree(src, dst, symlinks=True)
+        shutil.rmtree(src)
+        return
+    shutil.copy2(src, dst, follow_symlinks=False)
+    try:
+        src.unlink()
+    except OSError:
+        dst.unlink(missing_ok=True)
+        raise
+
+
+def _remove_empty(folder: Path) -> None:
+    """folder and the folders below it, those that are empty (rmdir refuses any other)."""
+    for sub in sorted((p for p in folder.rglob("*") if p.is_dir() and not p.is_symlink()),
+                      key=lambda p: len(p.parts), reverse=True):
+        with contextlib.suppress(OSError):
+            sub.rmdir()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
 
 
 LOCK_NAME = "h3sprite.lock"  # in the out folder, beside the batch's database

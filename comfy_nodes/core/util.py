@@ -23,20 +23,47 @@ TEMP_PREFIX = ".h3sprite-"
 def atomic_write(path: Path, data: bytes | Iterable[bytes]) -> None:
     """Write beside, fsync, then rename: a reader never sees half a file. `data` may be
     chunks (a download), so memory follows the chunk, not the file."""
-    tmp = path.with_name(f"{TEMP_PREFIX}{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    publish(staged_write(path, data), path)
+
+
+def publish(tmp: Path, path: Path) -> None:
+    """Rename a staged file (staged_write) onto `path`; on failure remove it, and the
+    error names `path`."""
+    try:
+        os.replace(tmp, path)
+    except BaseException as e:
+        _discard(tmp, path, e)
+        raise
+
+
+def temp_path(path: Path) -> Path:
+    """The temporary name beside `path` this process and thread write it under first."""
+    return path.with_name(f"{TEMP_PREFIX}{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+
+
+def staged_write(path: Path, data: bytes | Iterable[bytes]) -> Path:
+    """`data` written and fsynced under temp_path(path), which is returned: os.replace it
+    onto `path` to publish it (atomic_write does at once; a sheet's writer stages every
+    file first, so a failure leaves the previous sheet where it was). A failed write leaves
+    no temporary file behind, and its error names `path`, not ours."""
+    tmp = temp_path(path)
     try:
         with open(tmp, "wb") as f:
             for chunk in ([data] if isinstance(data, bytes) else data):
                 f.write(chunk)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
     except BaseException as e:
-        with contextlib.suppress(OSError):
-            tmp.unlink()  # a failed write (a full disk) leaves no temporary file behind
-        if isinstance(e, OSError) and (e.filename is None or Path(e.filename) == tmp):
-            e.filename = str(path)  # the one line names the file we were writing, not ours
+        _discard(tmp, path, e)  # a failed write (a full disk) leaves no temporary file
         raise
+    return tmp
+
+
+def _discard(tmp: Path, path: Path, e: BaseException) -> None:
+    with contextlib.suppress(OSError):
+        tmp.unlink()
+    if isinstance(e, OSError) and (e.filename is None or Path(e.filename) == tmp):
+        e.filename = str(path)  # the one line names the file we were writing, not ours
 
 
 def nearest_existing(path: Path) -> Path:

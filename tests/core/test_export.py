@@ -108,3 +108,38 @@ def test_a_failed_render_writes_nothing(sheet, tmp_path):
     with pytest.raises(ValueError, match="WebP"):
         export.write_sheet(wide, tmp_path / "out", "walk", list(Format))
     assert not (tmp_path / "out").exists()
+
+
+def test_a_failed_write_leaves_the_previous_sheet_where_it_was(sheet, tmp_path):
+    """Every file is written under its temporary name before anything is backed up: where
+    one cannot be written (here a folder squats on the JSON's temporary name, as a full
+    disk would fail it), the previous sheet stays in place, whole, nothing is moved, and
+    no temporary file is left but the squatter."""
+    from comfy_nodes.core.util import temp_path
+
+    export.write_sheet(sheet, tmp_path, "walk", list(Format))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    squatter = temp_path(tmp_path / "walk.json")
+    squatter.mkdir()
+    (squatter / "keep").write_text("x")
+    called: list = []
+    with pytest.raises(IsADirectoryError):
+        export.write_sheet(sheet, tmp_path, "walk", [Format.GODOT],
+                           back_up=lambda paths: called.append(paths))
+    assert called == []
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [*before, "walk_frames", squatter.name])
+
+
+def test_a_failed_backup_leaves_the_previous_sheet_and_no_new_file(sheet, tmp_path):
+    """A backup that raises (a file that will not move) leaves no new or temporary file."""
+    export.write_sheet(sheet, tmp_path, "walk")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    def refuse(paths):
+        raise PermissionError(1, "Operation not permitted", str(paths[0]))
+
+    with pytest.raises(PermissionError):
+        export.write_sheet(sheet, tmp_path, "walk", list(Format), back_up=refuse)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

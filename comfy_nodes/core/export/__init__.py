@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from ..sheet import Sheet, encode_png, encode_webp, json_bytes, write_atomic
-from ..util import TEMP_PREFIX
+from ..sheet import Sheet, encode_png, encode_webp, json_bytes
+from ..util import publish, staged_write, temp_path
 from . import aseprite, godot, texturepacker
 
 
@@ -107,6 +106,37 @@ def candidates(folder: Path, stem: str) -> list[Path]:
             + [folder / file_of(stem, f) for f in Format])
 
 
+def _stage(files: dict[str, bytes], folder: Path,
+           frames_dir: str) -> list[tuple[Path, Path]]:
+    """Every file written under its temporary name: (temporary, final) pairs in render's
+    order, the frames folder (one hidden folder) first. On failure none is left."""
+    staged: list[tuple[Path, Path]] = []
+    try:
+        cells = {rel: data for rel, data in files.items() if rel.startswith(frames_dir + "/")}
+        if cells:
+            tmp = temp_path(folder / frames_dir)
+            shutil.rmtree(tmp, ignore_errors=True)  # our own leftover from a crash
+            tmp.mkdir()
+            staged.append((tmp, folder / frames_dir))
+            for rel, data in cells.items():
+                (tmp / rel.split("/", 1)[1]).write_bytes(data)
+        for rel, data in files.items():
+            if rel not in cells:
+                staged.append((staged_write(folder / rel, data), folder / rel))
+    except BaseException:
+        _unstage(staged)
+        raise
+    return staged
+
+
+def _unstage(staged: list[tuple[Path, Path]]) -> None:
+    for tmp, _ in staged:
+        if tmp.is_dir():
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            tmp.unlink(missing_ok=True)
+
+
 @dataclass(frozen=True)
 class Written:
     folder: Path
@@ -123,9 +153,11 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str,
                 formats: Iterable[Format] = DEFAULT_FORMATS,
                 image_format: ImageFormat = ImageFormat.WEBP,
                 back_up: Callable[[list[Path]], Path | None] | None = None) -> Written:
-    """Render, move what would be replaced aside with `back_up(paths)` (a refusal when
-    there is none: pick a fresh stem instead), then write each file atomically; the per-cell
-    PNGs go into a hidden folder that is renamed into place whole."""
+    """Render, write every file under a temporary name beside its own, move what would be
+    replaced aside with `back_up(paths)` (a refusal when there is none: pick a fresh stem
+    instead), then rename each into place; the per-cell PNGs go into a hidden folder that
+    is renamed into place whole. A failure while writing (a full disk) or backing up (a
+    file that will not move) leaves the previous sheet where it was."""
     formats = tuple(set(formats) | {Format.TEXTUREPACKER})
     files = render(sheet, stem, formats, image_format)  # a failure here writes nothing
     # Every name any format writes for this stem, so a file left by another choice of
@@ -134,22 +166,20 @@ def write_sheet(sheet: Sheet, folder: Path, stem: str,
     if existing and back_up is None:
         raise FileExistsError(f"{existing[0]} exists; choose another name")
     folder.mkdir(parents=True, exist_ok=True)
-    backup = back_up(existing) if existing and back_up is not None else None
-    frames_dir = file_of(stem, Format.FRAMES)
-    if Format.FRAMES in formats:
-        tmp = folder / f"{TEMP_PREFIX}{frames_dir}.{os.getpid()}.{threading.get_ident()}.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)  # our own leftover from a crash, never theirs
-        tmp.mkdir()
+    staged = _stage(files, folder, file_of(stem, Format.FRAMES))
+    try:
+        backup = back_up(existing) if existing and back_up is not None else None
+    except BaseException:
+        _unstage(staged)
+        raise
+    for i, (tmp, path) in enumerate(staged):
         try:
-            for rel, data in files.items():
-                if rel.startswith(frames_dir + "/"):
-                    (tmp / rel.split("/", 1)[1]).write_bytes(data)
-            os.replace(tmp, folder / frames_dir)
-        except OSError:  # e.g. a full disk: no half folder left behind
-            shutil.rmtree(tmp, ignore_errors=True)
+            if tmp.is_dir():
+                os.replace(tmp, path)
+            else:
+                publish(tmp, path)
+        except BaseException:
+            _unstage(staged[i:])
             raise
-    for rel, data in files.items():
-        if not rel.startswith(frames_dir + "/"):
-            write_atomic(folder / rel, data)
     return Written(folder, folder / image_name(stem, image_format),
                    {f: folder / file_of(stem, f) for f in formats}, backup)
