@@ -68,8 +68,11 @@ def _reference(node: str, portrait, portrait_mask) -> Reference | None:
                                                         "portrait_mask"))
 
 
-def _recipe(action: str, sheet_frames: int, sheet_fps: float) -> Recipe:
+def _recipe(node: str, action: str, sheet_frames: int, sheet_fps: float) -> Recipe:
     base = DEFAULT_RECIPES[action]
+    if 0 < sheet_fps < 1:  # the widget's step is 0.5; a recipe file needs 1 (recipes.py)
+        raise_for_user(node, f"sheet_fps {sheet_fps:g} is under one frame a second: give 1 "
+                             f"or more, or 0 for the {action} recipe's {base.fps:g}.")
     return dataclasses.replace(base, frames=sheet_frames or base.frames,
                                fps=sheet_fps or base.fps)
 
@@ -158,7 +161,7 @@ class SpriteLoopWindow(io.ComfyNode):
         # portrait's colours: a near-key skin kept, a contact shadow dropped).
         reference = _reference("Sprite Loop Window", portrait, portrait_mask)
         arr = image_to_uint8(frames)[..., :3]
-        recipe = _recipe(action, sheet_frames, sheet_fps)
+        recipe = _recipe("Sprite Loop Window", action, sheet_frames, sheet_fps)
         an = pipeline.analyse(Clip(arr, clip_fps), recipe, reference)
         win = an.window
         anim = {"loop": recipe.loop, "loop_grade": win.loop_grade,
@@ -238,7 +241,7 @@ class SpriteSheet(io.ComfyNode):
         except ValueError:
             raise_for_user("Sprite Sheet", f"character {character!r} must be a plain name "
                                            "(letters, digits, - or _), e.g. hero.")
-        recipe = _recipe(action, sheet_frames, sheet_fps)
+        recipe = _recipe("Sprite Sheet", action, sheet_frames, sheet_fps)
         # Asked in validate_inputs too, where a linked sheet_frames is not known yet.
         if problem := sheet_mod.max_width_problem(max_width, recipe.frames, action,
                                                   "max_width"):

@@ -247,6 +247,28 @@ def test_an_input_out_of_its_declared_range_is_refused_before_anything_runs(
     assert words in str(e.value), str(e.value)
 
 
+@pytest.mark.parametrize("node", ["H3Sprite_SpriteSheet", "H3Sprite_SpriteLoopWindow"])
+def test_a_sheet_fps_under_one_is_refused_as_a_recipe_file_refuses_it(client, node,
+                                                                      tmp_path):
+    """The widget steps by 0.5 from 0 (the recipe's fps); 0.5 made a frame last 2 s, where
+    a recipe file needs 1 or more."""
+    path, _ = _portrait(tmp_path, "hero")
+    inputs = SHEET_INPUTS if node == "H3Sprite_SpriteSheet" else {
+        k: SHEET_INPUTS[k] for k in ("action", "sheet_frames", "clip_fps")}
+    graph = {
+        "1": {"class_type": "H3Sprite_GreenScreenPrep",
+              "inputs": {"file": client.upload(path, "fps.png"), "width": 128, "height": 128,
+                         "key_color": "#00B140", "height_share": 0.6, "feet_margin": 0.08}},
+        "2": {"class_type": "H3Sprite_PreviewMotion",
+              "inputs": {"first_frame": ["1", 0], "action": "walk", "frames": 39, "seed": 5}},
+        "3": {"class_type": node,
+              "inputs": {"frames": ["2", 0], **inputs, "sheet_fps": 0.5}},
+    }
+    with pytest.raises(ExecutionFailed, match="sheet_fps 0.5 is under one frame a second: "
+                                              "give 1 or more, or 0 for the walk recipe's 10"):
+        client.run(graph)
+
+
 def test_a_greyscale_portrait_whose_transparency_load_image_drops_is_told_how_to_save(
         client, tmp_path):
     """A greyscale PNG with a transparent colour (tRNS) shows a transparent background in
