@@ -276,7 +276,11 @@ def light_line(rgba: np.ndarray) -> np.ndarray | None:
     light = (rgb[ring] @ LUMA > nearby @ LUMA + FRINGE_LIGHTER) & seen
     if float(light[seen].mean()) < LIGHT_INK_SHARE:
         return None
-    return median(rgb[ring][light], 0).astype(np.float32)
+    # The line's own colour: its most common. The median of the light pixels was the
+    # line mixed with the dark parts its antialiased inner boundary meets: a papercraft
+    # archer's cream (234, 229, 213) read (203, 185, 165), and its rim, un-mixed against
+    # that with the outline's bonus, came out tan (edge -8.0).
+    return mode_colour(rgb[ring][light])
 
 
 # Parts of the portrait thinner than this (px: what an opening of its opaque mask by a
@@ -426,6 +430,17 @@ def _shade_of_inside(rgb: np.ndarray, ring: np.ndarray, band: np.ndarray,
     return float(median(k[on]))
 
 
+def mode_colour(px: np.ndarray) -> np.ndarray:
+    """(3,) float32: the most common colour of px (N, 3), N >= 1: the median of those
+    within 12 levels of the fullest 4-level bin. A line's own colour, where the median of
+    all would be pulled toward what its antialiased boundary mixes it with."""
+    bins = (px // 4).astype(np.int64) @ np.array([4096, 64, 1])
+    values, counts = np.unique(bins, return_counts=True)
+    mode = values[np.argmax(counts)]
+    centre = np.array([mode // 4096, mode // 64 % 64, mode % 64], np.float32) * 4 + 1.5
+    return median(px[np.abs(px - centre).max(1) <= 12], 0).astype(np.float32)
+
+
 def outline_colour(rgba: np.ndarray) -> np.ndarray | None:
     """The colour of the portrait's outline (an ink line round the silhouette): the most
     common colour of its outermost opaque ring, when RING_SHARE of the ring is within
@@ -437,11 +452,7 @@ def outline_colour(rgba: np.ndarray) -> np.ndarray | None:
     px = rgba[..., :3][solid & outside].astype(np.float32)
     if len(px) < 50:
         return None
-    bins = (px // 4).astype(np.int64) @ np.array([4096, 64, 1])
-    values, counts = np.unique(bins, return_counts=True)
-    mode = values[np.argmax(counts)]
-    centre = np.array([mode // 4096, mode // 64 % 64, mode % 64], np.float32) * 4 + 1.5
-    colour = median(px[np.abs(px - centre).max(1) <= 12], 0).astype(np.float32)
+    colour = mode_colour(px)
     on = np.abs(px - colour).max(1) <= RING_SPREAD
     if float(colour.max()) <= THIN_INK_DARK:
         on = _on_or_inside(rgba[..., :3], colour, solid, outside)

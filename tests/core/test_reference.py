@@ -395,6 +395,31 @@ def test_the_portraits_own_light_line_is_read_and_a_rim_light_is_not():
     assert not portrait_reference(_disc_portrait(None)).light_ink
 
 
+def _thin_lined_disc(width: float) -> np.ndarray:
+    """A dark-brown disc 88 px across whose outer `width` px are a cream line, drawn 4x
+    and shrunk: under 2 px, the opaque ring's pixels mix the line with the brown."""
+    n = 480
+    yy, xx = np.mgrid[:n, :n]
+    r = np.hypot(yy - n / 2 + 0.5, xx - n / 2 + 0.5) / 4
+    big = np.zeros((n, n, 4), np.float32)
+    big[r <= 44] = (90, 60, 40, 255)
+    big[(r <= 44) & (r > 44 - width), :3] = (236, 228, 208)
+    big[..., :3] *= big[..., 3:] / 255
+    small = cv2.resize(big, (120, 120), interpolation=cv2.INTER_AREA)
+    alpha = np.maximum(small[..., 3:], 1e-3)
+    return np.dstack([np.clip(small[..., :3] * 255 / alpha, 0, 255),
+                      small[..., 3]]).round().astype(np.uint8)
+
+
+@pytest.mark.parametrize("width", [1.0, 1.25, 1.5, 2.0])
+def test_a_light_line_thinner_than_two_pixels_is_read_as_its_own_colour(width):
+    """The line's colour is its most common one, not the median of the ring's light
+    pixels: that mixed it with the brown its antialiased inner boundary meets ((181, 165,
+    145) for a 1 px line, (209, 196, 176) for 1.25 px), and the frames' rim, un-mixed
+    against it, came out tan."""
+    assert np.abs(light_line(_thin_lined_disc(width)) - (236, 228, 208)).max() <= 2
+
+
 @pytest.mark.parametrize("orientation, turn", [(1, None), (6, cv2.ROTATE_90_CLOCKWISE),
                                                (3, cv2.ROTATE_180),
                                                (8, cv2.ROTATE_90_COUNTERCLOCKWISE)])
