@@ -51,11 +51,12 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
     """Light wrap and soft edges are convex mixes P = t*F + (1-t)*B of a character colour F
     and the backdrop B. For each pixel (M, 3) and its candidate colours (M, K, 3), pick
     the F whose line from B passes closest to P (plus SPILL_COST per unit of 1 - t), with
-    1 - t at most `cap` (M,), plus `prior` (K,) levels per candidate (far colours cost
-    more than near ones). `smeared` (M,) marks pixels whose colour H.264 mixed with their
-    neighbours' (4:2:0): they are judged by SmearedParts. `translucent` (M,) marks pixels
-    that may carry more backdrop than the cap, at TRANSLUCENT_COST per unit beyond it (a
-    part blurred by motion is a mix with any share). `spill` (M,): the levels per unit of
+    1 - t at most `cap` (M,), plus `prior` levels per candidate ((K,), or per pixel
+    (M, K): far colours cost more than near ones). `smeared` (M,) marks pixels whose
+    colour H.264 mixed with their neighbours' (4:2:0): they are judged by SmearedParts.
+    `translucent` (M,) marks pixels that may carry more backdrop than the cap, at
+    TRANSLUCENT_COST per unit beyond it (a part blurred by motion is a mix with any
+    share). `spill` (M,): the levels per unit of
     backdrop share per pixel, SPILL_COST where not given. Returns (t, F_chosen)."""
     v = cands - B[:, None]  # (M, K, 3)
     v2 = norm2(v)
@@ -71,7 +72,7 @@ def unmix(P: np.ndarray, B: np.ndarray, cands: np.ndarray, cap: np.ndarray,
         better = cost_x < cost[m]
         t[m] = np.where(better, t_x, t[m])
         cost[m] = np.where(better, cost_x, cost[m])
-    cost = cost + (0.0 if prior is None else prior[None])
+    cost = cost + (0.0 if prior is None else (prior if prior.ndim == 2 else prior[None]))
     cost = np.where(v2 > min_sep * min_sep, cost, np.inf)  # a backdrop-coloured F says nothing
     best = np.argmin(cost, axis=1)
     rows = np.arange(len(P))

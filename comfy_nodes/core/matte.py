@@ -94,7 +94,7 @@ def _refine(frame: np.ndarray, plate: np.ndarray, key: KeyModel, defringe: bool,
     colours = frame_colours(src, deep, plate, sil.outer, ref, key)
     edge = edge_zone(p, plate, sil, depth, r, wrap, key, ref, moving, colours.known)
     C, prior, local = candidate_colours(src, deep, colours, edge, wrap, ref, ink, ink_shade,
-                                        key.noise)
+                                        key.noise, key.channel)
     solved = solve(edge, C, prior, key, ref)
     if reference is not None and ref is not None and len(reference.thin):
         solved = strands.reread(edge, solved, p[edge.box], plate[edge.box], reference.thin,

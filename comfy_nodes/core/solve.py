@@ -46,7 +46,8 @@ class Solved(NamedTuple):
 
 def solve(edge: Edge, C: np.ndarray, prior: np.ndarray, key: KeyModel,
           ref: np.ndarray | None) -> Solved:
-    """Each zone pixel un-mixed against its candidates C (M, K, 3) at their prior costs."""
+    """Each zone pixel un-mixed against its candidates C (M, K, 3) at their prior costs
+    ((K,) or (M, K))."""
     c = key.channel
     P, B, rim, smeared = edge.P, edge.B, edge.rim, edge.smeared
     cap = edge.cap

@@ -1957,3 +1957,32 @@ def test_a_light_line_the_portrait_draws_is_kept_in_the_frame():
         lost[light_ink] = (ring & ~got).sum() / ring.sum()
         assert not (got & ~truth).any()
     assert lost[True] < 0.25 and lost[False] > 0.5, lost
+
+
+@pytest.mark.parametrize("width", [6, 8])
+def test_a_strap_beside_a_red_part_keeps_its_brown_under_the_wrap(tmp_path, width):
+    """A reddish-brown strap along a red tunic's edge, on green under a 30 % light wrap
+    fading over 4 px, through H.264: the brown is nearly a mix of the red and the screen
+    (at 75 %), so its rim fits both; the tunic's red is the colour nearby (the strap has no
+    interior beyond the wrap's reach), and the portrait's brown paid FAR_COST: the rim came
+    out red. With the brown seen unspilled within PRESENT_REACH px (present_colours), the
+    rim keeps its brown."""
+    green = np.array([40, 200, 70], np.float32)
+    red, brown, skin = (np.array(c, np.float32) for c in
+                        ((170, 40, 50), (135, 84, 58), (230, 185, 150)))
+    assert np.abs(green + 0.75 * (red - green) - brown).max() < 8  # nearly a mix of the two
+    f = np.tile(green, (448, 448, 1))
+    f[100:340, 150:260] = red
+    f[100:340, 260 - width:260] = brown
+    f[60:100, 180:230] = skin
+    for d in range(4):  # the wrap: 30 % of the screen at the edge, fading over 4 px
+        w = 0.3 * (1 - d / 4)
+        f[100:340, 259 - d] = (1 - w) * f[100:340, 259 - d] + w * green
+    frames = _through_h264(f.round().astype(np.uint8), tmp_path)
+    key = backdrop.estimate_key(frames)
+    out = matte.refine(frames[0], key, reference=Reference(np.stack([red, brown, skin])))
+    rim = out[120:320, 258:260].reshape(-1, 4).astype(np.float32)
+    assert (rim[:, 3] >= 128).all()
+    to_brown = np.abs(rim[:, :3] - brown).sum(1)
+    to_red = np.abs(rim[:, :3] - red).sum(1)
+    assert (to_brown < to_red).mean() >= 0.95, (rim[:, :3].mean(0), to_brown.mean())
