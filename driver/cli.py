@@ -239,6 +239,22 @@ def _csv(text: str | None, flag: str = "--chars") -> list[str] | None:
     return names
 
 
+ENV_ON = ("1", "true", "yes", "on")
+ENV_OFF = ("", "0", "false", "no", "off")
+
+
+def _env_switch(name: str) -> bool:
+    """An on/off environment variable: FORCE=false had forced every job (anything but ""
+    and "0" counted as on). A value that is neither is refused."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in ENV_OFF:
+        return False
+    if value in ENV_ON:
+        return True
+    raise UsageError(f"{name}={os.environ[name]!r} is neither on nor off: give {name}=1 "
+                     f"(or true, yes, on) or {name}=0 (or false, no, off, empty)")
+
+
 def cmd_batch(args: argparse.Namespace) -> int:
     from driver import select
     from driver.batch import Batch, Options, log_to_file, summary_lines
@@ -253,7 +269,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     opts = Options(only=select.parse(args.only) if args.only is not None else None,
                    chars=_csv(args.chars),
                    reroll=args.reroll,
-                   force=args.force or os.environ.get("FORCE", "") not in ("", "0"),
+                   force=args.force or _env_switch("FORCE"),
                    reuse_video=args.reuse_video, dry_run=args.dry_run, quiet=args.quiet)
     batch = Batch(loaded, opts)
     if args.dry_run:

@@ -417,3 +417,24 @@ def test_jobs_whose_folders_would_be_one_are_refused_before_submission(tmp_path)
             f"driver {verb}: {path}: x/run_fast and x_run/fast would share the folder "
             f"{tmp_path / '_work' / 'x_run_fast'}: rename one of them"], res.err
     assert not (tmp_path / "state").exists()
+
+
+@pytest.mark.parametrize("value, forced", [("1", True), ("yes", True), ("TRUE", True),
+                                           ("0", False), ("false", False), ("no", False),
+                                           ("off", False), ("", False)])
+def test_force_in_the_environment_is_read_as_on_or_off(tmp_path, value, forced):
+    """FORCE=false and FORCE=no had forced every job (anything but "" and "0" was on)."""
+    path = _joblist(tmp_path)
+    res = run_cli("driver", "batch", str(path), "--dry-run", "--only", "hero/idle",
+                  env={"H3SPRITE_STATE_DIR": str(tmp_path / "state"), "FORCE": value})
+    assert res.code == 0, res.err
+    assert ("forced" in res.out) == forced, res.out
+
+
+def test_force_neither_on_nor_off_is_refused_in_one_line(tmp_path):
+    res = run_cli("driver", "batch", str(_joblist(tmp_path)), "--dry-run",
+                  env={"H3SPRITE_STATE_DIR": str(tmp_path / "state"), "FORCE": "maybe"})
+    assert res.code == 1 and "Traceback" not in res.err
+    assert res.err.strip().splitlines() == [
+        "driver batch: FORCE='maybe' is neither on nor off: give FORCE=1 (or true, yes, on) "
+        "or FORCE=0 (or false, no, off, empty)"], res.err
