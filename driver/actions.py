@@ -11,6 +11,7 @@ from pathlib import Path, PureWindowsPath
 from comfy_nodes.core.export import Format, file_of
 from comfy_nodes.core.safeyaml import read_limited
 from comfy_nodes.core.sheet import json_bytes, write_atomic
+from driver.outputs import ACTIONS_NAME, back_up
 
 SHEET_JSON_LIMIT = 64 << 20  # bytes: 2,400 frames' JSON is under 2 MB
 
@@ -103,6 +104,22 @@ def write(out_root: Path, done: list[tuple[str, str, Path]]) -> Path:
             chars.setdefault(cid, {})[action] = e
     doc = {"version": 1, "generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            "characters": chars}
-    path = out_root / "actions.json"
+    path = out_root / ACTIONS_NAME
+    if path.exists() and not _ours(path):
+        back_up([path], out_root)  # a user's own file of that name: moved aside, not lost
     write_atomic(path, json_bytes(doc))
     return path
+
+
+INDEX_KEYS = {"version", "generated", "characters"}
+MAX_INDEX_BYTES = 64 * 1024 * 1024  # ~200 000 sheets' entries; a larger file is no index of ours
+
+
+def _ours(path: Path) -> bool:
+    """Whether path holds an index this module wrote (its three keys, version 1): what
+    else stands there is a user's, which rewriting it would lose."""
+    try:
+        doc = json.loads(read_limited(path, ACTIONS_NAME, MAX_INDEX_BYTES))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and set(doc) == INDEX_KEYS and doc["version"] == 1

@@ -31,7 +31,7 @@ from driver.joblist import ServerSpec
 from driver.joblist_load import Loaded
 from driver.jobs import Job, build_jobs, outputs_ok
 from driver.ladder import next_rung
-from driver.outputs import hold, timestamp
+from driver.outputs import LOGS_DIR, STATE_NAME, hold, timestamp
 from driver.plan import Options, Planned, Reason, plan
 from driver.post import Post
 from driver.report import Progress, Summary, summary_lines
@@ -60,7 +60,7 @@ class Batch:
             raise StopBatch("\n".join(problems))
         self.reserve: disk.Reserve | None = None
         self.lock: filelock.BaseFileLock | None = None
-        db = self.loaded.out / "h3sprite.sqlite"
+        db = self.loaded.out / STATE_NAME
         if opts.dry_run:  # issue 10: a dry run writes nothing anywhere
             self.store = Store(db, read_only=True)
         else:
@@ -276,7 +276,7 @@ def written_folders(loaded: Loaded) -> list[Path]:
 
 
 def log_to_file(out: Path) -> Path:
-    path = unique_path(out / "_logs", f"batch-{timestamp()}", ".log")
+    path = unique_path(out / LOGS_DIR, f"batch-{timestamp()}", ".log")
     # flushed on every record; quiet (no traceback per record) when its disk fills up
     handler = disk.QuietFileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

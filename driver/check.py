@@ -14,7 +14,7 @@ from comfy_nodes.core.sheet import max_width_problem
 from comfy_nodes.core.util import folder_problem
 from driver import disk
 from driver.joblist_load import JoblistError, Loaded
-from driver.outputs import out_problem
+from driver.outputs import out_problem, own_names
 from driver.workflow import H3_CORE_CLASSES, KNOWN_PACKS, Workflow, WorkflowError
 from service.config import ConfigError, resolve
 from service.models import FileState, ModelError, human, inspect_path, load_table, models_dir_of
@@ -48,8 +48,16 @@ def shared_folders(job: Loaded) -> list[str]:
             key = path.parent / path.name.casefold()
             folders.setdefault(key, []).append(name)
             first.setdefault(key, path)
-    return [f"{job.path}: {' and '.join(names)} would share the folder {first[key]}: "
-            "rename one of them" for key, names in folders.items() if len(names) > 1]
+    problems = [f"{job.path}: {' and '.join(names)} would share the folder {first[key]}: "
+                "rename one of them" for key, names in folders.items() if len(names) > 1]
+    # ... nor meet the out folder's own files: a character `actions.json` failed after its
+    # clip was made, and one named `_logs` put its sheets among the logs.
+    own = {job.out / n.casefold(): n for n in own_names()}
+    for key, names in folders.items():
+        if key in own:
+            problems.append(f"{job.path}: {names[0]} would take the out folder's own "
+                            f"{own[key]} ({first[key]}): rename it")
+    return problems
 
 
 def check(job: Loaded, characters: set[str] | None = None) -> list[str]:

@@ -15,7 +15,7 @@ from comfy_nodes.core.recipes import RecipeError, load_recipes, recipe_for
 from comfy_nodes.core.util import given_path
 from comfy_nodes.core.video import ClipError
 from driver.exitcodes import Exit
-from driver.outputs import out_problem, safe_name
+from driver.outputs import ACTIONS_NAME, STATE_NAME, out_problem, safe_name
 
 # A clip slower than this is no video model's output as it came (H3 draws 24 frames a
 # second, others 16): most likely ComfyUI's SaveAnimatedWEBP at its default of 6 fps, which
@@ -183,7 +183,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _batch_database(out: Path, joblist: Path, verb: str) -> Path | None:
     """The batch's database in out, or None (said in one line) when no batch has run."""
-    db = out / "h3sprite.sqlite"
+    db = out / STATE_NAME
     if not db.exists():
         print(f"driver {verb}: no batch has run for {joblist} yet ({db} is missing)",
               file=sys.stderr)
@@ -282,7 +282,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         batch.release()
     for line in summary_lines(summary):
         print(line)
-    print(f"actions: {loaded.out / 'actions.json'}; log: {log_path}")
+    print(f"actions: {loaded.out / ACTIONS_NAME}; log: {log_path}")
     return summary.exit_code
 
 

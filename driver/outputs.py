@@ -14,10 +14,16 @@ import filelock
 from comfy_nodes.core.names import safe_name
 from comfy_nodes.core.util import folder_problem, unique_path
 
-__all__ = ["LOCK_NAME", "OLD_DIR", "OutBusy", "back_up", "batch_running", "hold", "new_folder",
-           "out_problem", "safe_name", "timestamp"]
+__all__ = ["ACTIONS_NAME", "LOCK_NAME", "LOGS_DIR", "OLD_DIR", "REVIEW_NAME", "STATE_NAME",
+           "OutBusy", "back_up", "batch_running", "hold", "new_folder", "out_problem",
+           "own_names", "safe_name", "timestamp"]
 
-OLD_DIR = "_actions_old"
+# The out folder's own files and folders, beside one folder per character.
+OLD_DIR = "_actions_old"  # sheets and clips being replaced
+ACTIONS_NAME = "actions.json"  # the game's index of every sheet
+STATE_NAME = "h3sprite.sqlite"  # the batch's state (with SQLite's -wal, -shm, -journal)
+LOGS_DIR = "_logs"  # one log per batch
+REVIEW_NAME = "review.html"  # `driver review`'s page
 
 
 def timestamp() -> str:
@@ -103,6 +109,13 @@ def _remove_empty(folder: Path) -> None:
 
 
 LOCK_NAME = "h3sprite.lock"  # in the out folder, beside the batch's database
+
+
+def own_names() -> tuple[str, ...]:
+    """Every name the batch gives a file or folder of its own directly in the out folder:
+    a character of one of these names would have its sheets' folder meet it."""
+    return (OLD_DIR, ACTIONS_NAME, STATE_NAME, *(STATE_NAME + x for x in ("-wal", "-shm",
+            "-journal")), LOGS_DIR, REVIEW_NAME, LOCK_NAME)
 
 
 class OutBusy(ValueError):

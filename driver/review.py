@@ -27,6 +27,7 @@ from comfy_nodes.core.sheet import write_atomic
 from driver import actions as actions_mod
 from driver import reroll
 from driver.joblist_load import Loaded
+from driver.outputs import ACTIONS_NAME, REVIEW_NAME, STATE_NAME
 from driver.store import Store
 
 THUMB_HEIGHT = 160  # portrait and first frame, in the page
@@ -104,7 +105,7 @@ def _sheet(sheet_json: Path) -> dict | None:
 
 
 def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
-    db = loaded.out / "h3sprite.sqlite"
+    db = loaded.out / STATE_NAME
     store = Store(db, read_only=True)  # the page writes nothing into the state
     keys = [(c, a) for c in loaded.spec.characters for a in loaded.actions_of(c)]
     joblist_seeds = {f"{c}/{a}": loaded.seed(c, a) for c, a in keys}
@@ -159,8 +160,8 @@ def _html_escape(text: str) -> str:
 def inputs(loaded: Loaded) -> list[tuple[str, Path]]:
     """What the run reads and keeps, by name: a page must never take their place."""
     found = [("the joblist", loaded.path), ("the workflow", loaded.workflow),
-             ("the batch's state", loaded.out / "h3sprite.sqlite"),
-             ("actions.json", loaded.out / "actions.json")]
+             ("the batch's state", loaded.out / STATE_NAME),
+             (ACTIONS_NAME, loaded.out / ACTIONS_NAME)]
     if loaded.spec.wording_file is not None:
         found.append(("the wording file", loaded.root / loaded.spec.wording_file))
     found += [(f"{cid}'s portrait", loaded.portrait(cid)) for cid in loaded.spec.characters]
@@ -197,7 +198,7 @@ def check_target(loaded: Loaded, path: Path) -> None:
 def write(loaded: Loaded, joblist_arg: str, out: Path | None = None) -> tuple[Path, int]:
     """Write the page (atomically) where check_target allows; returns its path and the
     number of jobs on it."""
-    path = out or loaded.out / "review.html"
+    path = out or loaded.out / REVIEW_NAME
     check_target(loaded, path)
     items = entries(loaded, joblist_arg)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -438,3 +438,19 @@ def test_force_neither_on_nor_off_is_refused_in_one_line(tmp_path):
     assert res.err.strip().splitlines() == [
         "driver batch: FORCE='maybe' is neither on nor off: give FORCE=1 (or true, yes, on) "
         "or FORCE=0 (or false, no, off, empty)"], res.err
+
+
+def test_a_character_named_as_the_out_folders_own_files_is_refused(tmp_path):
+    """A character `actions.json` failed after its clip was made (its folder stood where
+    the index goes), one `h3sprite.sqlite` on the state's name, and one `_logs` put its
+    sheets among the logs; in any case (macOS and Windows fold it)."""
+    names = ["actions.json", "H3sprite.sqlite", "_logs", "_actions_old", "review.html"]
+    for n in names:
+        draw_portrait(tmp_path / f"{n}.png", "hero")
+    path = _joblist(tmp_path, wording={n: "w" for n in names},
+                    characters={n: {"portrait": f"{n}.png"} for n in names})
+    res = run_cli("driver", "check", str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "s")})
+    assert res.code == 1 and "Traceback" not in res.err
+    lines = [line for line in res.err.splitlines() if "would take the out folder's own" in line]
+    assert len(lines) == len(names), res.err
+    assert "H3sprite.sqlite would take the out folder's own h3sprite.sqlite" in res.err
