@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
@@ -119,6 +120,10 @@ class Batch:
             if problems:
                 raise StopBatch("\n".join(problems))
             jobs = [j for j in jobs if select.selected(self.opts.only, j.cid, j.action)]
+            if not jobs:  # each names a job, but none of --chars' characters
+                raise StopBatch(f"--only {','.join(map(str, self.opts.only))} and --chars "
+                                f"{','.join(self.opts.chars or [])} select no job together: "
+                                "name a job of those characters, or leave one flag out")
         if self.opts.reroll:  # fresh seeds for exactly these jobs; fingerprints follow
             self.rerolls = [reroll.Draw(j.key, j.seed, reroll.draw(j.seed), joblist_seeds[j.key])
                             for j in jobs]
@@ -158,8 +163,14 @@ class Batch:
             if not p.process:
                 self.summary.skipped.append((p.job.key, p.why))
         todo = [p for p in planned if p.process]
+        if not todo and self.opts.reuse_video and planned and all(
+                p.reason is Reason.NO_CLIP for p in planned):
+            raise StopBatch(f"--reuse-video: none of the {len(planned)} selected job(s) has a "
+                            "clip to reuse: run without --reuse-video to generate them")
         if not todo:
-            self.say(f"nothing to do: {len(planned)} job(s) current")
+            reasons = Counter(p.reason.value for p in planned)
+            self.say("nothing to do: " + ", ".join(f"{n} job(s) {why}"
+                                                   for why, n in reasons.items()))
             self.post.write_actions()
             return self.summary
         to_generate = [p for p in todo if p.generate]

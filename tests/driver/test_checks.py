@@ -454,3 +454,28 @@ def test_a_character_named_as_the_out_folders_own_files_is_refused(tmp_path):
     lines = [line for line in res.err.splitlines() if "would take the out folder's own" in line]
     assert len(lines) == len(names), res.err
     assert "H3sprite.sqlite would take the out folder's own h3sprite.sqlite" in res.err
+
+
+@pytest.mark.parametrize("extra", [[], ["--reroll"]])
+def test_only_and_chars_that_select_no_job_together_are_refused(tmp_path, extra):
+    """--chars hero --only boar/idle: each names a job, none of both; the batch said
+    "done 0" and exit 0, and a re-roll asked for silently did nothing."""
+    res = run_cli("driver", "batch", str(_joblist(tmp_path)), "--dry-run", "--chars", "hero",
+                  "--only", "boar/idle", *extra,
+                  env={"H3SPRITE_STATE_DIR": str(tmp_path / "state")})
+    assert res.code == 1 and "Traceback" not in res.err
+    assert res.err.strip().splitlines() == [
+        "driver batch: --only boar/idle and --chars hero select no job together: name a job "
+        "of those characters, or leave one flag out"], res.err
+
+
+def test_reuse_video_with_no_clip_to_reuse_is_refused_not_current(tmp_path):
+    """A fresh out folder: every job "skip no reusable clip", yet the batch said "nothing to
+    do: 2 job(s) current" and exited 0. No server is started."""
+    res = run_cli("driver", "batch", str(_joblist(tmp_path)), "--reuse-video",
+                  env={"H3SPRITE_STATE_DIR": str(tmp_path / "state")})
+    assert res.code == 1 and "Traceback" not in res.err
+    assert ("driver batch: --reuse-video: none of the 2 selected job(s) has a clip to reuse: "
+            "run without --reuse-video to generate them") in res.err, res.err
+    assert "current" not in res.err
+    assert not (tmp_path / "state").exists()  # no server was started
