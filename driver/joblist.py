@@ -182,12 +182,15 @@ class CharacterSpec(Strict):
     wording: str | None = None  # key into the wording table; default: the character id
     actions: list[str] | None = None
     recipes: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0, le=2**31 - 1)  # as seed.base: -5 reached the server
     loop_closure: LoopClosure | None = None  # None: the joblist's setting
 
     @field_validator("actions")
     @classmethod
     def _actions(cls, v: list[str] | None) -> list[str] | None:
+        if v is not None and not v:  # it ran every action of the joblist
+            raise ValueError("names no action: list this character's actions, or leave "
+                             "the key out for the joblist's")
         for a in v or []:  # they become file names too (issue 10: was unchecked here)
             safe_name(a, "action")
         return v if v is None else once(v)

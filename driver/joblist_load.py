@@ -131,7 +131,8 @@ class Loaded:
         return self.spec.characters[cid].wording or cid
 
     def actions_of(self, cid: str) -> list[str]:
-        return self.spec.characters[cid].actions or self.spec.actions
+        own = self.spec.characters[cid].actions
+        return self.spec.actions if own is None else own
 
     def recipe(self, cid: str, action: str) -> Recipe:
         ch = self.spec.characters[cid]

@@ -479,3 +479,19 @@ def test_reuse_video_with_no_clip_to_reuse_is_refused_not_current(tmp_path):
             "run without --reuse-video to generate them") in res.err, res.err
     assert "current" not in res.err
     assert not (tmp_path / "state").exists()  # no server was started
+
+
+@pytest.mark.parametrize("character, words", [
+    ({"seed": -5}, "characters.hero.seed"),
+    ({"seed": 2**64}, "characters.hero.seed"),
+    ({"actions": []}, "characters.hero.actions"),
+])
+def test_a_characters_seed_out_of_range_or_empty_actions_are_refused(tmp_path, character,
+                                                                     words):
+    """A seed of -5 passed check and preflight, started the server and failed every job
+    there; `actions: []` silently meant every action of the joblist."""
+    path = _joblist(tmp_path, characters={"hero": {"portrait": "hero.png", **character},
+                                          "boar": {"portrait": "boar.png"}})
+    res = run_cli("driver", "check", str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "s")})
+    assert res.code == 1 and "Traceback" not in res.err
+    assert words in res.err and len(res.err.strip().splitlines()) == 1, res.err
