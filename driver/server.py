@@ -70,6 +70,12 @@ class ServerHandle:
             log.info("%s", res.message)
             self.fresh = True  # started here: no model of any family is loaded yet
             return
+        if self.managed:  # embedded, with start: false
+            raise ServerUnavailable(
+                f"ComfyUI at {self.url} is not running and server.start is false: set "
+                "server.start: true to let the batch start it, or start it yourself "
+                f"(comfy_service start --port {self.spec.port}, the joblist's comfy_args "
+                "after --)")
         raise ServerUnavailable(f"ComfyUI at {self.url} is not reachable: start it (or set "
                                 "server.url: embedded to let the batch run its own)")
 

@@ -495,3 +495,17 @@ def test_a_characters_seed_out_of_range_or_empty_actions_are_refused(tmp_path, c
     res = run_cli("driver", "check", str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "s")})
     assert res.code == 1 and "Traceback" not in res.err
     assert words in res.err and len(res.err.strip().splitlines()) == 1, res.err
+
+
+def test_an_embedded_server_not_to_be_started_names_start_true_not_url_embedded(tmp_path):
+    """server.start: false with nothing running: the line advised "set server.url:
+    embedded", which it already was."""
+    path = _joblist(tmp_path)
+    doc = yaml.safe_load(path.read_text())
+    doc["server"]["start"] = False
+    path.write_text(yaml.safe_dump(doc))
+    res = run_cli("driver", "batch", str(path), "--only", "hero/idle",
+                  env={"H3SPRITE_STATE_DIR": str(tmp_path / "state")})
+    assert res.code == 1 and "Traceback" not in res.err
+    assert "server.start is false: set server.start: true" in res.err, res.err
+    assert "server.url: embedded" not in res.err + res.out
