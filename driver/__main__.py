@@ -21,4 +21,13 @@ except KeyboardInterrupt:  # Ctrl-C while Python loads the driver: no verb has r
     print("driver: interrupted; nothing was written", file=sys.stderr)
     sys.exit(130)  # driver.exitcodes.Exit.INTERRUPTED, not imported: it may be what was cut
 
-sys.exit(main())
+code = main()
+try:
+    sys.stdout.flush()  # what a pipe's buffer holds is written here, not at print()
+except BrokenPipeError:  # the reader went away (`| head`): no word, the shell's code
+    from driver.cli import quiet_stdout
+    from driver.exitcodes import Exit
+
+    quiet_stdout()
+    code = Exit.PIPE_CLOSED
+sys.exit(code)

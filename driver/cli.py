@@ -324,6 +324,13 @@ def interrupted_line(args: argparse.Namespace) -> str:
     return "interrupted; nothing was written"  # process before its files, check, status
 
 
+def quiet_stdout() -> None:
+    """Point stdout at the null device: what is left in its buffer would fail again at
+    exit ("Exception ignored ... BrokenPipeError"), as Python's signal docs advise."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -346,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"driver {args.verb}: {line if len(line) <= 500 else line[:500] + '...'}",
                   file=sys.stderr)
         return Exit.FAILED
+    except BrokenPipeError:  # `driver status --json | head`: the reader has all it wanted
+        quiet_stdout()
+        return Exit.PIPE_CLOSED
     except OSError as e:
         print(f"driver {args.verb}: {os_error_line(e)}", file=sys.stderr)
         return Exit.FAILED

@@ -12,3 +12,4 @@ class Exit(IntEnum):
     USAGE = 2
     INTERNAL = 70  # a bug of ours
     INTERRUPTED = 130
+    PIPE_CLOSED = 141  # stdout's reader went away (`| head`): 128 + SIGPIPE, as a shell says

@@ -509,3 +509,19 @@ def test_an_embedded_server_not_to_be_started_names_start_true_not_url_embedded(
     assert res.code == 1 and "Traceback" not in res.err
     assert "server.start is false: set server.start: true" in res.err, res.err
     assert "server.url: embedded" not in res.err + res.out
+
+
+def test_a_reader_that_closes_the_pipe_early_gets_no_error_line(tmp_path):
+    """`driver check J | head -c 0`: the output's reader has gone before it is written;
+    the driver printed "driver status: Broken pipe" and exited 1 (a failed job, per the
+    README). It now says nothing and exits 141, as a shell reports SIGPIPE."""
+    import subprocess
+    import sys
+
+    path = _joblist(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "check", str(path)], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    proc.stdout.close()  # the reader goes away before anything is written
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 141 and err == "", (proc.returncode, err)
