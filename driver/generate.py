@@ -19,7 +19,7 @@ from typing import Any
 import requests
 from PIL import Image
 
-from comfy_nodes.core.greenscreen import load_portrait, prepare_first_frame
+from comfy_nodes.core.greenscreen import PortraitError, load_portrait, prepare_first_frame
 from comfy_nodes.core.pipeline import full_frames
 from comfy_nodes.core.snap import snap_length
 from comfy_nodes.core.util import atomic_write, sha256_file
@@ -133,7 +133,11 @@ class Generator:
             buf = io.BytesIO()
             Image.fromarray(frame).save(buf, "PNG")
             atomic_write(path, buf.getvalue())
-        digest = sha256_file(path)[:10]
+        try:
+            digest = sha256_file(path)[:10]
+        except OSError as e:  # moved or deleted since the batch's check read it
+            raise PortraitError(f"portrait {path} cannot be read: {e.strerror}: put it back "
+                                "and run the batch again") from None
         if digest not in self.uploaded:
             ext = path.suffix.lower() or ".png"
             self.uploaded[digest] = self.server.client.upload(path, f"{j.cid}-{digest}{ext}")
@@ -181,6 +185,8 @@ class Generator:
                 return res
             except ValidationFailed as e:
                 return self._fail(res, f"ComfyUI refused the workflow: {e}")
+            except PortraitError as e:  # changed on disk since the check: this job fails
+                return self._fail(res, f"character {j.cid}: {e}")
             except ExecutionFailed as e:
                 if not e.out_of_memory:
                     return self._fail(res, f"ComfyUI: {e}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -382,4 +383,32 @@ def test_a_state_file_removed_while_the_batch_runs_is_written_back(workspace):
     assert _rows(workspace)["zombie/attack"][0] == "done"
     again = workspace.batch("--chars", "zombie", "--only", "attack")
     assert again.code == 0 and "current" in again.out + again.err, again.out + again.err
+    workspace.write()
+
+
+def test_a_portrait_removed_while_the_batch_runs_fails_its_job_in_one_line(workspace):
+    """zombie.png moved away while hero's job runs: zombie's job failed as "internal error
+    FileNotFoundError" with a traceback in the log. It fails in one line naming the
+    portrait and the fix; hero's job is done."""
+    workspace.write(overrides={"@action": {"simulate_seconds": 4.5}})
+    portrait = workspace.joblist.parent / "zombie.png"
+    aside = portrait.with_name("zombie-aside.png")
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
+                             "--force", "--only", "hero/idle,zombie/idle"], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **workspace.env()})
+    try:
+        assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
+        portrait.rename(aside)
+        out, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        if aside.exists():
+            aside.rename(portrait)
+    assert proc.returncode == 1, out + err
+    assert "internal error" not in out + err and "Traceback" not in out + err
+    assert re.search(r"failed zombie/idle: character zombie: portrait \S+zombie\.png cannot "
+                     r"be read: No such file or directory: put it back", out + err), out + err
+    assert _rows(workspace)["hero/idle"][0] == "done"
     workspace.write()
