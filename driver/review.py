@@ -15,6 +15,7 @@ import io
 import json
 import os
 import shlex
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -124,8 +125,7 @@ def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
             row = store.get(key)
             e = Entry(key, row.status if row else "never run", seed=seeds[key],
                       portrait=portraits[cid],
-                      reroll=f"python -m driver batch {shlex.quote(joblist_arg)} --only "
-                             f"{shlex.quote(key)} --reroll")
+                      reroll=batch_command(joblist_arg, f"--only={key}", "--reroll"))
             if row:
                 e.attempts, e.error = row.attempts, row.error
                 e.generation_s = row.timings.get("generation")
@@ -141,9 +141,18 @@ def entries(loaded: Loaded, joblist_arg: str) -> list[Entry]:
     return out
 
 
+def batch_command(joblist_arg: str, *flags: str) -> str:
+    """The batch's command line as the page shows it to copy: this Python (a plain
+    `python` has no driver where it was installed in a venv), the flags as `--only=KEY`
+    and the joblist after `--`, so a character `-rf` or a joblist `-j.yaml` is no option;
+    each word shell-quoted."""
+    words = [sys.executable, "-m", "driver", "batch", *flags, "--", joblist_arg]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def render(loaded: Loaded, joblist_arg: str, items: list[Entry]) -> str:
     data = {"joblist": joblist_arg, "generated": time.strftime("%Y-%m-%d %H:%M"),
-            "batch": f"python -m driver batch {shlex.quote(joblist_arg)}",
+            "reroll_rejects": batch_command(joblist_arg, "--only=@rejects.txt", "--reroll"),
             "jobs": [asdict(e) for e in items]}
     # "</" inside the JSON would end the script element early.
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")

@@ -5,11 +5,12 @@ the state is an empty batch database, so no server is needed)."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
 from tests.driver.conftest import hero_joblist
 
 
@@ -78,8 +79,32 @@ def test_the_reroll_command_is_one_a_shell_can_run(tmp_path):
     path = hero_joblist(tmp_path / "my jobs", with_state=True, wording={name: "a hero"},
                         characters={name: {"portrait": "hero.png"}})
     (entry,) = review.entries(load(path), str(path))
-    assert shlex.split(entry.reroll) == ["python", "-m", "driver", "batch", str(path),
-                                         "--only", f"{name}/idle", "--reroll"]
+    assert shlex.split(entry.reroll) == [sys.executable, "-m", "driver", "batch",
+                                         f"--only={name}/idle", "--reroll", "--", str(path)]
+
+
+@pytest.mark.parametrize("name", ["-rf", "--help"])
+def test_the_reroll_command_runs_as_copied_for_a_character_named_like_an_option(
+        tmp_path, name):
+    """A character `-rf`: the page's `--only -rf/idle --reroll` failed ("argument --only:
+    expected one argument"), and its `python` was not the venv's ("No module named
+    driver" where the venv is not active). Run as the page gives it (with --dry-run), from
+    another folder, it plans that job's re-roll."""
+    import shlex
+    import subprocess
+
+    from driver import review
+    from driver.joblist_load import load
+
+    path = hero_joblist(tmp_path / "jobs", with_state=True, wording={name: "a hero"},
+                        characters={name: {"portrait": "hero.png"}})
+    (entry,) = review.entries(load(path), str(path))
+    words = shlex.split(entry.reroll)
+    words.insert(words.index("--"), "--dry-run")
+    res = subprocess.run(words, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split()[:2] == [f"{name}/idle", "generate+process"], res.stdout
 
 
 @pytest.mark.parametrize("side", [12000, 20000])

@@ -8,8 +8,11 @@ The tests share one workspace (one character, two actions) and run in order."""
 from __future__ import annotations
 
 import hashlib
+import os
+import shlex
 import shutil
 import sqlite3
+import subprocess
 
 import pytest
 
@@ -34,13 +37,17 @@ def _plan(res) -> dict[str, tuple[str, str]]:
 def ws(workspace):
     workspace.write(characters={"hero": {"portrait": "hero.png"}}, wording={"hero": "a hero"},
                     formats=["godot", "aseprite"], image_format="png")
+    # Every test here reads a batch's state: made here, not by whichever test runs first
+    # (the review page's test alone found "no batch has run").
+    res = workspace.batch()
+    assert res.code == 0, res.err + res.out
     return workspace
 
 
 def test_batch_writes_the_joblists_formats(ws):
     """formats: [godot, aseprite] + image_format: png: every sheet has its PNG strip,
     TexturePacker JSON, .aseprite.json and .tres, and actions.json lists each file."""
-    res = ws.batch()
+    res = ws.batch("--force")
     assert res.code == 0, res.err + res.out
     assert "done 2, skipped 0, failed 0" in res.out
     entry = ws.actions()["characters"]["hero"]["idle"]
@@ -73,6 +80,8 @@ def test_reroll_changes_that_jobs_seed_and_clip_only(ws):
     before = {"idle_clip": _sha(idle_clip), "attack_clip": _sha(attack_clip),
               "idle": _sha(ws.out / "hero" / "idle.png"),
               "attack": _sha(ws.out / "hero" / "attack.png")}
+    old_dir = ws.out / "_actions_old"
+    backed_up = {*old_dir.glob("*/hero/idle.png"), *old_dir.glob("*/hero/idle.tres")}
     res = ws.batch("--only", "hero/idle", "--reroll")
     assert res.code == 0, res.err + res.out
     assert "done 1, skipped 0, failed 0" in res.out
@@ -84,9 +93,9 @@ def test_reroll_changes_that_jobs_seed_and_clip_only(ws):
     assert _sha(ws.out / "hero" / "idle.png") != before["idle"]
     assert _sha(attack_clip) == before["attack_clip"]
     assert _sha(ws.out / "hero" / "attack.png") == before["attack"]
-    olds = list((ws.out / "_actions_old").glob("*/hero/idle.png"))
+    olds = [p for p in old_dir.glob("*/hero/idle.png") if p not in backed_up]
     assert len(olds) == 1 and _sha(olds[0]) == before["idle"]
-    assert len(list((ws.out / "_actions_old").glob("*/hero/idle.tres"))) == 1
+    assert len([p for p in old_dir.glob("*/hero/idle.tres") if p not in backed_up]) == 1
     again = ws.batch("--dry-run")
     assert {k: v[1] for k, v in _plan(again).items()} == {"hero/idle": "current",
                                                           "hero/attack": "current"}
@@ -182,6 +191,7 @@ def test_review_page_animates_filters_and_exports_rejects(ws, tmp_path):
             listed = tmp_path / "rejects.txt"
             dl.value.save_as(listed)
             assert page.input_value("#export-text") == "hero/idle\n"
+            command = page.text_content("#export-cmd") or ""
             page.reload()  # the marks are kept in the page
             assert page.locator(".card[data-key='hero/idle'] input:checked").count() == 1
             assert not errors, errors
@@ -192,6 +202,13 @@ def test_review_page_animates_filters_and_exports_rejects(ws, tmp_path):
     res = ws.batch("--only", f"@{listed}", "--dry-run")
     assert res.code == 0, res.err
     assert list(_plan(res)) == ["hero/idle"]
+    # The page's command, as copied, beside the list it saved (with --dry-run added)
+    words = shlex.split(command)
+    words.insert(words.index("--"), "--dry-run")
+    run = subprocess.run(words, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, **ws.env()})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split()[:3] == ["hero/idle", "generate+process", "re-roll:"], run.stdout
 
 
 @pytest.mark.parametrize("verb", ["review", "status"])
