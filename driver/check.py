@@ -4,6 +4,7 @@ in one go."""
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 import numpy as np
@@ -110,6 +111,13 @@ def check(job: Loaded, characters: set[str] | None = None) -> list[str]:
         if isinstance(setting, dict) and set(setting) - known:
             problems.append(f"{job.path}: {where} names {', '.join(sorted(set(setting) - known))}"
                             f", not an action of this joblist ({', '.join(sorted(known))})")
+    for action in job.spec.prompts:  # `wlak:` was taken, and walk kept the default prompt
+        if action not in known:
+            close = difflib.get_close_matches(action, sorted(known), n=1)
+            problems.append(f"{job.where(('prompts', action))}: prompts: {short(action)} is "
+                            f"not an action of this joblist"
+                            + (f": did you mean {close[0]!r}?" if close else
+                               f" ({', '.join(sorted(known))})"))
     try:
         base = Workflow.load(job.workflow)
         wf = base.with_overrides(job.spec.overrides)

@@ -49,8 +49,9 @@ class JoblistError(ValueError):
 class Loaded:
     """A validated joblist with every path made absolute and every table resolved."""
 
-    def __init__(self, path: Path, spec: Joblist):
+    def __init__(self, path: Path, spec: Joblist, text: str | None = None):
         self.path = path
+        self.text = text  # the YAML as read, to name a line in later errors
         self.root = path.parent.resolve()
         self.spec = spec
         self.workflow = self._abs(spec.workflow)
@@ -62,7 +63,20 @@ class Loaded:
         try:
             self.base_recipes = merge(DEFAULT_RECIPES, spec.recipes, f"{path}: recipes")
         except RecipeError as e:
-            raise JoblistError(str(e)) from None
+            raise self._recipe_error(e, ("recipes",)) from None
+
+    def _recipe_error(self, e: RecipeError, parent: tuple[str, ...]) -> JoblistError:
+        """The recipe's error as the joblist's: its file, line and key, where it knows the
+        key (merge's loc), else merge's own words."""
+        if not e.loc:
+            return JoblistError(str(e))
+        loc = (*parent, *e.loc)
+        return JoblistError(f"{self.where(loc)}: {'.'.join(loc)}: {e.reason}")
+
+    def where(self, loc: tuple[str, ...]) -> str:
+        """"joblist.yaml:12" for a key path (loc) the text has, else the joblist's path."""
+        line = _line_of(self.text, loc) if self.text is not None else None
+        return f"{self.path}{':' + str(line) if line else ''}"
 
     def _servers(self) -> list[ServerSpec]:
         """`servers:` (one ComfyUI per GPU or machine), or the one `server:`."""
@@ -139,7 +153,7 @@ class Loaded:
         try:
             table = merge(self.base_recipes, ch.recipes, f"{self.path}: characters.{cid}.recipes")
         except RecipeError as e:
-            raise JoblistError(str(e)) from None
+            raise self._recipe_error(e, ("characters", cid, "recipes")) from None
         if action not in table:
             known = ", ".join(sorted(table))
             raise JoblistError(f"{self.path}: action {short(action)} has no recipe: known "
@@ -253,7 +267,7 @@ def load(path: Path) -> Loaded:
             lines.append(f"{path}{':' + str(line) if line else ''}: {key}: {msg}")
         raise JoblistError("\n".join(lines)) from None
     try:
-        return Loaded(path, spec)
+        return Loaded(path, spec, text)
     except ValueError as e:
         if isinstance(e, JoblistError):
             raise

@@ -9,6 +9,7 @@ any action, or add actions:
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 from dataclasses import asdict, dataclass
@@ -87,7 +88,16 @@ DEFAULT_RECIPES: dict[str, Recipe] = {
 
 
 class RecipeError(ValueError):
-    """A recipe file or action is wrong; the message names the file, action and field."""
+    """A recipe file or action is wrong; the message names the file, action and field.
+    loc: where in the overrides (action, field), and reason: what is wrong there, for a
+    caller that can name the line (a joblist)."""
+
+    def __init__(self, message: str, loc: tuple[str, ...] = (), reason: str = ""):
+        super().__init__(message)
+        self.loc, self.reason = loc, reason or message
+
+
+FIELDS = ("seconds", "frames", "fps", "loop")
 
 
 def merge(base: dict[str, Recipe], overrides: dict, source: str) -> dict[str, Recipe]:
@@ -112,7 +122,14 @@ def merge(base: dict[str, Recipe], overrides: dict, source: str) -> dict[str, Re
         except ValidationError as e:
             err = e.errors()[0]
             where = ".".join(str(p) for p in err["loc"]) or "fields"
-            raise RecipeError(f"{source}: action {action!r}, {where}: {err['msg']}") from None
+            reason = err["msg"]
+            if err["type"] == "extra_forbidden":  # a typo: `frame: 3` said only "Extra inputs"
+                close = difflib.get_close_matches(where, FIELDS, n=1)
+                reason = (f"unknown field {where!r}: "
+                          + (f"did you mean {close[0]!r}?" if close else
+                             f"a recipe has {', '.join(FIELDS)}"))
+            raise RecipeError(f"{source}: action {action!r}, {where}: {reason}",
+                              (action, *(str(p) for p in err["loc"])), reason) from None
     return out
 
 

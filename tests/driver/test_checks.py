@@ -525,3 +525,33 @@ def test_a_reader_that_closes_the_pipe_early_gets_no_error_line(tmp_path):
     proc.stdout.close()  # the reader goes away before anything is written
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 141 and err == "", (proc.returncode, err)
+
+
+def test_a_prompt_for_no_action_is_named_with_its_line_and_the_near_one(tmp_path):
+    """prompts: {wlak: ...}: check said ok and walk kept its default prompt."""
+    path = _joblist(tmp_path, actions=["idle", "walk"],
+                    prompts={"wlak": "{wording}, walking", "idle": "{wording}, idle"})
+    res = run_cli("driver", "check", str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "s")})
+    assert res.code == 1 and "Traceback" not in res.err
+    line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "wlak" in t)
+    assert res.err.strip().splitlines() == [
+        f"driver check: {path}:{line}: prompts: 'wlak' is not an action of this joblist: "
+        "did you mean 'walk'?"], res.err
+
+
+@pytest.mark.parametrize("where", ["top", "character"])
+def test_a_misspelt_recipe_field_is_named_with_its_line_and_the_near_one(tmp_path, where):
+    """recipes: {idle: {frame: 3}} said "recipes: action 'idle', frame: Extra inputs are
+    not permitted", with no line and no suggestion."""
+    bad = {"idle": {"frame": 3}}
+    if where == "top":
+        path, key = _joblist(tmp_path, recipes=bad), "recipes.idle.frame"
+    else:
+        path = _joblist(tmp_path, characters={"hero": {"portrait": "hero.png", "recipes": bad},
+                                              "boar": {"portrait": "boar.png"}})
+        key = "characters.hero.recipes.idle.frame"
+    res = run_cli("driver", "check", str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "s")})
+    assert res.code == 1 and "Traceback" not in res.err
+    line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "frame:" in t)
+    assert (f"{path}:{line}: {key}: unknown field 'frame': did you mean 'frames'?"
+            in res.err), res.err
