@@ -206,8 +206,13 @@ class Generator:
                         res.clip = self._fetch_clip(j, adopted, clip_node, frames)
                         res.adopted = True
                         return res
-                except ServerUnavailable as e2:
-                    return self._fail(res, str(e2), server_lost=True)
+                except ServerUnavailable as e2:  # the restart failed (killed again while
+                    # starting): one try, as a lost connection is; the server is given up
+                    # only when the job's tries are (it was at the first failure)
+                    if res.attempts >= self.spec.attempts:
+                        return self._fail(res, str(e2), server_lost=True)
+                    self.say(f"{j.key}: {e2}; trying again")
+                    continue
                 except (ServerLost, ClipError, requests.HTTPError):
                     pass  # counts as this try; the loop decides whether to go on
                 if res.attempts >= self.spec.attempts:

@@ -59,7 +59,7 @@ def summary_lines(s: Summary) -> list[str]:
         lines.append(f"  skipped {n}: {why}")
     for url, why in s.unreachable:
         lines.append(f"  server {url} not used: {why}")
-    if len(s.per_server) > 1 or s.unreachable:
+    if len(s.per_server) > 1 or (s.unreachable and s.per_server):
         lines.append("  generated per server: " +
                      ", ".join(f"{url} {n}" for url, n in s.per_server.items()))
     if s.done and s.wall:

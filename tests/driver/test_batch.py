@@ -412,3 +412,35 @@ def test_a_portrait_removed_while_the_batch_runs_fails_its_job_in_one_line(works
                      r"be read: No such file or directory: put it back", out + err), out + err
     assert _rows(workspace)["hero/idle"][0] == "done"
     workspace.write()
+
+
+def test_a_restart_killed_while_starting_is_one_try_not_the_end_of_the_server(workspace):
+    """SIGKILL of the server mid-job, then of the new one while it starts: the restart
+    failed, and the batch gave the server up for good ("no server left" for every later
+    job, whatever `attempts` said). It is one try: the next restarts it, the job is done."""
+    workspace.write(overrides={"@action": {"simulate_seconds": 3.8}})
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
+                             "--force", "--only", "hero/idle,zombie/idle"], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **workspace.env()})
+    try:
+        assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
+        first = workspace.server_pid()
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        deadline, second = time.monotonic() + 60, None
+        while time.monotonic() < deadline and second in (None, first):
+            second = workspace.server_pid()
+            time.sleep(0.05)
+        assert second not in (None, first), "the batch did not restart the server"
+        os.kill(second, signal.SIGKILL)  # while it starts (ComfyUI takes seconds on a CPU)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, out + err
+    assert re.search(r"hero/idle: restart failed: .*during start-up; log: \S+; trying again",
+                     err), err
+    assert "no server left" not in out + err and "done 2" in out, out
+    assert _rows(workspace)["hero/idle"][0] == _rows(workspace)["zombie/idle"][0] == "done"
+    workspace.write()
