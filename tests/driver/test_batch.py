@@ -390,7 +390,7 @@ def test_a_portrait_removed_while_the_batch_runs_fails_its_job_in_one_line(works
     """zombie.png moved away while hero's job runs: zombie's job failed as "internal error
     FileNotFoundError" with a traceback in the log. It fails in one line naming the
     portrait and the fix; hero's job is done."""
-    workspace.write(overrides={"@action": {"simulate_seconds": 4.5}})
+    workspace.write(overrides={"@action": {"simulate_seconds": 4.2}})
     portrait = workspace.joblist.parent / "zombie.png"
     aside = portrait.with_name("zombie-aside.png")
     proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
@@ -418,7 +418,7 @@ def test_a_restart_killed_while_starting_is_one_try_not_the_end_of_the_server(wo
     """SIGKILL of the server mid-job, then of the new one while it starts: the restart
     failed, and the batch gave the server up for good ("no server left" for every later
     job, whatever `attempts` said). It is one try: the next restarts it, the job is done."""
-    workspace.write(overrides={"@action": {"simulate_seconds": 3.8}})
+    workspace.write(overrides={"@action": {"simulate_seconds": 3.3}})
     proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
                              "--force", "--only", "hero/idle,zombie/idle"], cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -444,3 +444,33 @@ def test_a_restart_killed_while_starting_is_one_try_not_the_end_of_the_server(wo
     assert "no server left" not in out + err and "done 2" in out, out
     assert _rows(workspace)["hero/idle"][0] == _rows(workspace)["zombie/idle"][0] == "done"
     workspace.write()
+
+
+def test_an_interrupted_force_is_resumed_by_the_next_plain_run(workspace):
+    """--force, Ctrl-C during its first job (left pending, as any job Ctrl-C stops): the
+    next plain run (as the exit-130 line advises) redoes both, generation included; the
+    one not yet reached had read "current" and kept its old clip and sheet."""
+    workspace.write(overrides={"@action": {"simulate_seconds": 5.5}})
+    assert workspace.batch("--only", "hero/idle,zombie/idle").code == 0  # both done before
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
+                             "--force", "--only", "hero/idle,zombie/idle"], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **workspace.env()}, preexec_fn=_ctrl_c_reaches)
+    try:
+        assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    plan = _plan_lines(workspace.batch("--only", "hero/idle,zombie/idle", "--dry-run"))
+    assert plan == {k: ("generate+process", "interrupted before")
+                    for k in ("hero/idle", "zombie/idle")}, plan
+    workspace.write()
+
+
+def _plan_lines(res) -> dict[str, tuple[str, str]]:
+    assert res.code == 0, res.err
+    return {line.split()[0]: (line.split()[1], line.split(None, 2)[2])
+            for line in res.out.splitlines() if line.strip()}
