@@ -63,6 +63,8 @@ def read_list(path: Path, flag: str = "--only") -> list[Selector]:
     # A regular file of bounded size, read as the joblist is: a FIFO would block and
     # /dev/zero would fill memory.
     text = read_limited(path, f"{flag} list", limit=MAX_LIST_BYTES)
+    # A BOM (Notepad's UTF-8) was read into the first item: "no character '\ufeffhero'".
+    text = text.removeprefix("\ufeff")
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()

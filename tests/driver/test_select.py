@@ -34,6 +34,13 @@ def test_list_file(tmp_path):
     assert _picked(f"@{f},idle") == ["hero/idle", "hero/walk", "boar/idle", "boar/attack"]
 
 
+def test_a_list_saved_with_a_bom_reads_as_without(tmp_path):
+    """Notepad's UTF-8 starts with a BOM: the first item read "no character '\ufeffhero'"."""
+    f = tmp_path / "rejects.txt"
+    f.write_bytes("hero/walk\r\nboar/idle\r\n".encode("utf-8-sig"))
+    assert parse(f"@{f}") == [Selector("hero", "walk"), Selector("boar", "idle")]
+
+
 @pytest.mark.parametrize("text, needle", [
     ("hero/dance", "hero has no action 'dance'; it has idle, walk"),
     ("hero", "write hero/"),
