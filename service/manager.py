@@ -11,12 +11,14 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
+import filelock
 import psutil
 import requests
 
@@ -41,6 +43,7 @@ from service.process import (
     send_dump_signal,
     spawn_detached,
     terminate_tree,
+    tree,
     tree_rss,
     wait_port_free,
 )
@@ -237,10 +240,46 @@ def _unreadable(cfg: ServiceConfig, found: Found, verb: str = "") -> Result | No
                               f"{todo}", {"state": "unreadable", "port": cfg.port})
 
 
-def start(cfg: ServiceConfig) -> Result:
-    check_paths(cfg)
+def _one_at_a_time(cfg: ServiceConfig, verb: str, act: Callable[[], Result]) -> Result:
+    """act() while holding the port's lock in the state folder (comfyui-<port>.lock): one
+    start or restart of a port at a time. Three starts at once each found the port free
+    and launched a server; the record named one that lost the bind, and the one holding
+    the port was known to nobody. An flock: the kernel lets it go if we die, and the server
+    does not inherit it (spawn_detached closes our descriptors)."""
+    lock = filelock.FileLock(cfg.state_dir / f"comfyui-{cfg.port}.lock")
+    # another start waits up to start_timeout for its server, a restart also stops one
+    wait = cfg.start_timeout + 60
+    try:
+        lock.acquire(timeout=wait)
+    except filelock.Timeout:
+        return Result(Exit.BUSY, f"{verb}: another start or restart of port {cfg.port} held "
+                                 f"{lock.lock_file} for {wait:.0f} s; try again when it ends "
+                                 "(`comfy_service status`)", {"port": cfg.port})
+    try:
+        return act()
+    finally:
+        lock.release()
+
+
+def _ready_state_dir(cfg: ServiceConfig) -> None:
+    """ConfigError unless the state folder is (or can be made) a folder we write into."""
     if problem := folder_problem(cfg.state_dir, "state_dir"):  # the state file and log go there
         raise ConfigError(problem)
+    try:  # folder_problem creates nothing: /proc/x passes it, and mkdir then fails
+        cfg.state_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"state_dir {cfg.state_dir} cannot be created ({e.strerror}): give "
+                          "a folder you can write to (--state-dir, H3SPRITE_STATE_DIR)") from None
+
+
+def start(cfg: ServiceConfig) -> Result:
+    check_paths(cfg)
+    _ready_state_dir(cfg)
+    return _one_at_a_time(cfg, "start", lambda: _start(cfg))
+
+
+def _start(cfg: ServiceConfig) -> Result:
+    """start, under the port's lock."""
     found = _look(cfg)
     if (unreadable := _unreadable(cfg, found, "start")) is not None:
         return unreadable  # writing a new record over it would lose the server it may know
@@ -264,12 +303,23 @@ def start(cfg: ServiceConfig) -> Result:
     popen, detach = spawn_detached(argv, log_path, cfg.comfyui, env)
     try:
         return _started(cfg, popen, detach, argv, preset, log_path)
-    except KeyboardInterrupt:  # Ctrl-C cancels the start: the server it began goes too
+    except KeyboardInterrupt:  # Ctrl-C (or SIGTERM, cli.py) cancels the start: the server goes
         with contextlib.suppress(psutil.Error):
             terminate_tree(psutil.Process(popen.pid))
         clear_state(cfg)
         raise KeyboardInterrupt(f"interrupted; the server it was starting (pid {popen.pid}) "
                                 "was stopped") from None
+
+
+def _taken_from(proc: psutil.Process, port: int) -> psutil.Process | None:
+    """The other process that holds `port` while `proc` (our new server) does not, or None.
+    ComfyUI that loses the bind (Errno 98) logs it and lives on, and /system_stats then
+    answers from the winner: that answer is no proof that our server is up."""
+    if any(a.rsplit(":", 1)[-1] == str(port) for a in listening(proc)):
+        return None
+    owner = port_owner(port)
+    ours = {p.pid for p in tree(proc)}
+    return owner if owner is not None and owner.pid not in ours else None
 
 
 def _started(cfg: ServiceConfig, popen: subprocess.Popen, detach: str, argv: list[str],
@@ -302,6 +352,14 @@ def _started(cfg: ServiceConfig, popen: subprocess.Popen, detach: str, argv: lis
             api.system_stats()
         except Exception:  # unreachable, or an HTTP error status (up but unhappy): wait on
             return None
+        if (other := _taken_from(psutil.Process(popen.pid), cfg.port)) is not None:
+            terminate_tree(psutil.Process(popen.pid))
+            clear_state(cfg)
+            return Result(Exit.PORT_IN_USE,
+                          f"port {cfg.port} was taken by {describe(other)} while pid "
+                          f"{popen.pid} started, which was stopped: choose another with "
+                          f"--port, or stop that process yourself; log: {log_path}",
+                          {"port": cfg.port, "owner_pid": other.pid, "log": str(log_path)})
         took = time.time() - started_at
         # issue 10: a server open to the network says so, with the address, every start
         warn = (f"; WARNING: listening on {cfg.host}:{cfg.port}, reachable from the "
@@ -445,6 +503,12 @@ def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
 
 def restart(cfg: ServiceConfig) -> Result:
     """stop + start; with the settings of the running server when there is one."""
+    _ready_state_dir(cfg)
+    return _one_at_a_time(cfg, "restart", lambda: _restart(cfg))
+
+
+def _restart(cfg: ServiceConfig) -> Result:
+    """restart, under the port's lock (start's own would wait for this one: _start)."""
     found = _look(cfg)
     if (unreadable := _unreadable(cfg, found, "restart")) is not None:
         return unreadable
@@ -458,7 +522,8 @@ def restart(cfg: ServiceConfig) -> Result:
     stopped = stop(cfg)
     if stopped.code != Exit.OK:
         return stopped
-    started = start(cfg)
+    check_paths(cfg)
+    started = _start(cfg)
     return Result(started.code, f"restart: {stopped.message}; {started.message}",
                   started.data, started.detail)
 

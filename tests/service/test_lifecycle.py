@@ -199,3 +199,68 @@ def test_ctrl_c_during_start_stops_the_server_it_began(spot):
     assert not record.exists()
     with socket.socket() as s:
         s.bind(("127.0.0.1", spot.port))  # free
+
+
+def test_concurrent_starts_on_one_port_make_one_recorded_server(spot):
+    """Three starts at once on one port: one launches, the others wait for it and say
+    "already running"; the record names the one process that holds the port, and stop
+    frees it. Before, two launched: the record named the one that lost the bind, and
+    nobody could stop the one that held the port."""
+    # each imports the CLI, then all begin at one instant (python's start-up time varies
+    # more than the gap between a start's look at the port and its record)
+    at = time.time() + 3
+    code = ("import sys, time; from service import cli; "
+            f"time.sleep(max(0, {at} - time.time())); sys.exit(cli.main(sys.argv[1:]))")
+    cmd = [sys.executable, "-c", code, "start", *spot.args(), *spot.comfy_args()]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).resolve().parents[2]) for _ in range(3)]
+    outs = [p.communicate(timeout=240) for p in procs]
+    assert [p.returncode for p in procs] == [Exit.OK] * 3, outs
+    lines = [out for out, _ in outs]
+    assert sum(ln.startswith("started pid") for ln in lines) == 1, lines
+    assert sum(ln.startswith("already running") for ln in lines) == 2, lines
+    pid = json.loads((spot.state_dir / f"comfyui-{spot.port}.json").read_text())["pid"]
+    holders = {c.pid for c in psutil.net_connections(kind="inet")
+               if c.status == psutil.CONN_LISTEN and c.laddr.port == spot.port}
+    assert holders == {pid}
+    status = spot.service("status", "--json")
+    assert status.json()["listening"] == [f"127.0.0.1:{spot.port}"]
+    stopped = spot.service("stop")
+    assert stopped.code == Exit.OK and "is free" in stopped.out, stopped.err
+    assert _wait_gone(pid)
+
+
+def test_a_port_taken_while_the_server_starts_is_not_taken_for_ours(spot):
+    """Another program binds the port after start found it free, before ComfyUI binds
+    it (ComfyUI then logs Errno 98 and lives on): its answer to /system_stats is not our
+    server's. start stops the server it launched, names the holder (exit 6) and records
+    nothing; before, it said "started" and recorded a server listening on no socket."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service", "start", *spot.args(), *spot.comfy_args()],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    deadline = time.monotonic() + 60
+    while not record.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    pid = json.loads(record.read_text())["pid"]
+    code = ("import http.server as h\n"
+            "class H(h.BaseHTTPRequestHandler):\n"
+            "    def do_GET(self):\n"
+            "        self.send_response(200); self.send_header('Content-Length', '2')\n"
+            "        self.end_headers(); self.wfile.write(b'{}')\n"
+            "    def log_message(self, *a): pass\n"
+            f"s = h.HTTPServer(('127.0.0.1', {spot.port}), H)\n"
+            "print('ok', flush=True)\n"
+            "s.serve_forever()\n")
+    thief = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert thief.stdout.readline().strip() == "ok"
+        out, err = proc.communicate(timeout=240)
+        assert proc.returncode == Exit.PORT_IN_USE, out + err
+        assert f"port {spot.port} was taken by pid {thief.pid}" in err
+        assert _wait_gone(pid)
+        assert not record.exists()
+        assert thief.poll() is None  # never signalled
+    finally:
+        thief.kill()
+        thief.wait()
