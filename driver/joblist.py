@@ -48,7 +48,7 @@ from pydantic import (
 from comfy_nodes.core.names import safe_name
 from comfy_nodes.core.safeyaml import short
 from comfy_nodes.core.snap import MAX_SHORT_EDGE, snap_size
-from service.config import OWN_FLAGS, is_loopback, own_flag
+from service.config import is_loopback, own_flag
 
 # H3's native canvas: a 768-px short edge, at most 768x1344 (COMFYUI.md, the template).
 MAX_LONG_EDGE = 1344
@@ -124,7 +124,7 @@ class ServerSpec(Strict):
         flag = own_flag(v)  # a --listen here would expose the server behind our back
         if flag:
             raise ValueError(f"{flag} is not allowed in comfy_args: set "
-                             f"server.{OWN_FLAGS[flag]} instead")
+                             f"server.{flag.setting} instead")
         return v
 
     @model_validator(mode="after")

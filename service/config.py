@@ -17,6 +17,7 @@ import ipaddress
 import os
 import shlex
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -59,13 +60,35 @@ class ConfigError(ValueError):
 
 
 
-def own_flag(args: list[str]) -> str | None:
-    """The first of args that one of our own settings sets (--listen, --port), or None."""
+@dataclass(frozen=True)
+class OwnFlag:
+    """An argument among ComfyUI's that sets one of our own settings."""
+
+    given: str  # as written, without a value: "--liste"
+    flag: str  # the ComfyUI flag it is: "--listen"
+
+    @property
+    def setting(self) -> str:
+        return OWN_FLAGS[self.flag]
+
+    def __str__(self) -> str:
+        return self.given if self.given == self.flag else f"{self.given} ({self.flag})"
+
+
+def own_flag(args: list[str]) -> OwnFlag | None:
+    """The first of args that sets one of our own settings (--listen, --port), or None.
+    ComfyUI's argparse takes any unambiguous prefix of a flag, and `--x=value` too:
+    `--liste 127.0.0.3` and `--por 8487` passed a guard that knew only the full names, and
+    the server listened where our state said it did not."""
     for arg in args:
-        flag = arg.split("=", 1)[0]
-        if flag in OWN_FLAGS:
-            return flag
+        given = arg.split("=", 1)[0]
+        for flag in OWN_FLAGS:
+            # "--" alone ends the options; "--l" and "--p" are ambiguous to ComfyUI (it
+            # refuses them), refused here too
+            if len(given) > 2 and flag.startswith(given):
+                return OwnFlag(given, flag)
     return None
+
 
 class ServiceConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -115,7 +138,7 @@ class ServiceConfig(BaseModel):
         flag = own_flag(v)
         if flag:
             raise ValueError(f"{flag} is not allowed among extra ComfyUI arguments: use the "
-                             f"`{OWN_FLAGS[flag]}` setting (--{OWN_FLAGS[flag]})")
+                             f"`{flag.setting}` setting (--{flag.setting})")
         return v
 
     @model_validator(mode="after")

@@ -254,6 +254,8 @@ def test_check_and_dry_run_write_nothing_anywhere(tmp_path):
 
 @pytest.mark.parametrize("server,needle", [
     ({"comfy_args": ["--listen", "0.0.0.0"]}, "set server.host"),
+    ({"comfy_args": ["--lis", "0.0.0.0"]}, "--lis (--listen) is not allowed"),
+    ({"comfy_args": ["--por=8487"]}, "set server.port"),
     ({"host": "0.0.0.0"}, "allow_remote")])
 def test_joblist_cannot_expose_the_server_by_accident(tmp_path, server, needle):
     doc = base_doc(tmp_path)

@@ -21,10 +21,28 @@ from tests.conftest import run_cli
 
 
 @pytest.mark.parametrize("args", [["--listen", "0.0.0.0"], ["--listen=0.0.0.0"],
-                                  ["--disable-mmap", "--listen"], ["--port", "9"]])
+                                  ["--disable-mmap", "--listen"], ["--port", "9"],
+                                  # ComfyUI's argparse takes any unambiguous prefix
+                                  ["--liste", "127.0.0.3"], ["--lis=0.0.0.0"], ["--por", "9"],
+                                  ["--po=9"]])
 def test_own_flags_among_extra_args_are_refused(args):
     with pytest.raises(ConfigError, match="not allowed among extra ComfyUI arguments"):
         resolve({"extra_args": args}, environ={})
+
+
+@pytest.mark.parametrize("args", [["--lowvram"], ["--preview-method", "auto"], ["--"],
+                                  ["--listen-other"], ["--portable"]])
+def test_other_flags_are_not_taken_for_ours(args):
+    assert resolve({"extra_args": args}, environ={}).extra_args == args
+
+
+def test_cli_refuses_an_abbreviated_listen_naming_the_flag(tmp_path):
+    """`-- --liste 127.0.0.3` made ComfyUI listen there while start polled 127.0.0.1."""
+    res = run_cli("service", "start", "--state-dir", str(tmp_path), "--", "--liste",
+                  "127.0.0.3")
+    assert res.code == Exit.CONFIG, res.err
+    assert "--liste (--listen) is not allowed" in res.err and "`host` setting" in res.err
+    assert not any(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.5", "example.org"])
