@@ -10,6 +10,7 @@ import argparse
 import logging
 import math
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -256,7 +257,14 @@ _INTERRUPTED = {
 }
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM (`timeout`, systemd, kill) ends a verb as Ctrl-C does: `timeout 3
+    comfy_service start` exited 124 without a word and left the server it began running."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, _terminated)
     parser = _parser()
     argv = sys.argv[1:] if argv is None else argv
     try:

@@ -13,6 +13,7 @@ import uuid
 from pathlib import Path
 
 import psutil
+import pytest
 import requests
 
 from service.manager import Exit
@@ -174,11 +175,13 @@ def test_idle_on_unreachable_server_is_unknown(spot):
     assert res.code == Exit.UNKNOWN and "unknown" in res.err
 
 
-def test_ctrl_c_during_start_stops_the_server_it_began(spot):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_during_start_stops_the_server_it_began(spot, sig):
     """SIGINT while start waits for ComfyUI to answer: the server spawned in its own
     session (which Ctrl-C does not reach) is stopped with its tree, the state record goes,
     the port is free, and one line says so (exit 130). Before, it exited 130 without a
-    word and left a detached server starting."""
+    word and left a detached server starting. SIGTERM (`timeout 3 comfy_service start`)
+    does the same; before, start died without a word and the server ran on."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "service", "start", *spot.args(), *spot.comfy_args()],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -190,7 +193,7 @@ def test_ctrl_c_during_start_stops_the_server_it_began(spot):
     assert record.exists(), "start wrote no state record"
     pid = json.loads(record.read_text())["pid"]
     assert psutil.pid_exists(pid)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == Exit.INTERRUPTED, err
     assert err.strip() == (f"comfy_service start: interrupted; the server it was starting "
