@@ -22,7 +22,7 @@ from driver.check import GGUF_REASON
 from driver.workflow import H3_CORE_CLASSES, KNOWN_PACKS, Workflow, WorkflowError
 from service import placement
 from service.config import ServiceConfig
-from service.manager import Exit, Result
+from service.manager import Exit, Result, served
 from service.models import (
     DEFAULT_WORKFLOW,
     FileState,
@@ -226,6 +226,7 @@ def _machine(rep: Report, cfg: ServiceConfig, encoder: int, out: Path, argv: lis
 def gather(cfg: ServiceConfig, *, models_dir: Path | None = None, table: Path | None = None,
            workflow: Path | None = None, out: Path = Path(".")) -> Report:
     rep = Report()
+    cfg = served(cfg)  # the host our server on the port was started with
     try:
         wf = Workflow.load(workflow or DEFAULT_WORKFLOW)
     except WorkflowError as e:

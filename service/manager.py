@@ -126,6 +126,18 @@ def _look(cfg: ServiceConfig) -> Found:
     return Found(record, None, named, "" if named is None else _why_foreign(record, named))
 
 
+def served(cfg: ServiceConfig) -> ServiceConfig:
+    """cfg with the host that our live server on cfg.port was started with: one started
+    with `--host 127.0.0.2` is not on cfg's 127.0.0.1, and free, idle, switch and doctor
+    asked there ("refused the connection") while status found it. cfg itself when no
+    server of ours runs there (a server we did not start is asked where cfg says)."""
+    found = _look(cfg)
+    host = found.record.host if found.record is not None else None
+    if found.server is None or not host or host == cfg.host:
+        return cfg
+    return cfg.model_copy(update={"host": host})  # validated when that server started
+
+
 def _new_log_path(cfg: ServiceConfig) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     # a log per start, never appended to or overwritten
@@ -286,8 +298,12 @@ def _start(cfg: ServiceConfig) -> Result:
     if (foreign := _foreign(cfg, found, "start")) is not None:
         return foreign
     if found.record is not None and (proc := found.server) is not None:
-        return Result(Exit.OK, f"already running: pid {proc.pid} on {cfg.base_url} (no change)",
-                      {"pid": proc.pid, "url": cfg.base_url, "log": found.record.log,
+        record = found.record
+        url = record.url or cfg.base_url  # where it runs, not where this start would bind
+        moved = (f"; it listens on {record.host}, not {cfg.host}: stop it, then start, to "
+                 "move it" if record.host and record.host != cfg.host else "")
+        return Result(Exit.OK, f"already running: pid {proc.pid} on {url} (no change{moved})",
+                      {"pid": proc.pid, "url": url, "log": record.log,
                        "already_running": True})
     if not port_is_free(cfg.host, cfg.port):
         owner = port_owner(cfg.port)
@@ -543,6 +559,7 @@ def _no_queue(e: Exception, base_url: str) -> str:
 
 def idle(cfg: ServiceConfig, reads: int = 3, interval: float = 1.0) -> Result:
     """Idle only after `reads` consecutive empty queue reads; unreachable is unknown."""
+    cfg = served(cfg)
     api = ComfyHTTP(cfg.base_url, timeout=3.0)
     for i in range(reads):
         try:
@@ -575,6 +592,7 @@ def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
     """POST /free (unload models + free memory), wait until applied, report VRAM.
     `reads`: empty-queue reads that count as idle (1 for a caller whose own prompts are
     the next ones: the worker applies the flags at once when its queue is empty)."""
+    cfg = served(cfg)
     api = ComfyHTTP(cfg.base_url, timeout=5.0)
     try:
         before = api.system_stats()
@@ -623,6 +641,7 @@ def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int =
     found = _look(cfg)
     if (unreadable := _unreadable(cfg, found, "switch")) is not None:
         return unreadable  # it may know a server of ours, which restart would refuse
+    cfg = served(cfg)
     if found.server is None:
         # a server we do not manage: free is all we may do
         res = free(cfg, timeout=timeout, reads=reads)

@@ -267,3 +267,25 @@ def test_a_port_taken_while_the_server_starts_is_not_taken_for_ours(spot):
     finally:
         thief.kill()
         thief.wait()
+
+
+def test_every_verb_finds_a_server_on_its_recorded_host(spot):
+    """Started with --host 127.0.0.2: free, idle, switch and doctor ask it there, as status
+    does (they asked 127.0.0.1: "refused the connection", exit 3 or 10; doctor said "start
+    it"), and a start with another host names where it really runs."""
+    started = spot.service("start", "--host", "127.0.0.2")
+    assert started.code == Exit.OK, started.err
+    url = f"http://127.0.0.2:{spot.port}"
+    idle = spot.service("idle", "--reads", "1")
+    assert idle.code == Exit.OK, idle.err
+    freed = spot.service("free")
+    assert freed.code == Exit.OK and "freed" in freed.out, freed.err
+    switched = spot.service("switch", "video")
+    assert switched.code == Exit.OK, switched.err
+    doctor = spot.service("doctor", "--json", "--models-dir", str(spot.base_dir))
+    said = [f["text"] for f in doctor.json()["facts"] if f["topic"] == "ComfyUI"]
+    assert any(url in text for text in said), said
+    assert not any("no server answers" in text for text in said), said
+    again = spot.service("start", "--host", "localhost")
+    assert again.code == Exit.OK
+    assert f"on {url} (no change; it listens on 127.0.0.2, not localhost" in again.out
