@@ -51,6 +51,7 @@ ENV_VARS = {
     "link_pack": "H3SPRITE_LINK_PACK",
     "allow_remote": "H3SPRITE_ALLOW_REMOTE",
 }
+PATH_SETTINGS = ("comfyui", "python", "state_dir")
 # ComfyUI flags that would contradict what we record and report: they have settings of ours.
 OWN_FLAGS = {"--listen": "host", "--port": "port"}
 
@@ -107,13 +108,21 @@ class ServiceConfig(BaseModel):
                                                     "(CUDA_VISIBLE_DEVICES); None: all")
     allow_remote: bool = False  # a host other than loopback must be asked for explicitly
 
-    @field_validator("comfyui", "python", "state_dir", mode="before")
+    @field_validator(*PATH_SETTINGS, mode="before")
     @classmethod
     def _given(cls, v: Any) -> Any:
         # Path("") is the current folder: a settings file's `state_dir: ""` put the state
         # and logs wherever the verb was run (the flags refuse "" the same way)
         if isinstance(v, str) and not v:
             raise ValueError("is empty: give a path, or leave the setting out")
+        return v
+
+    @field_validator("host")
+    @classmethod
+    def _a_host(cls, v: str) -> str:
+        # "" reached the remote check: "host  is reachable from the network"
+        if not v.strip():
+            raise ValueError("is empty: give an address to bind, such as 127.0.0.1")
         return v
 
     @field_validator("state_dir")
@@ -208,7 +217,10 @@ def resolve(
         layers.append((f"config file {config_file}", _read_file(Path(config_file))))
     elif DEFAULT_CONFIG_FILE.is_file():
         layers.append((f"config file {DEFAULT_CONFIG_FILE}", _read_file(DEFAULT_CONFIG_FILE)))
-    env_layer = {k: environ[v] for k, v in ENV_VARS.items() if environ.get(v, "") != ""}
+    # An empty variable is unset, but for a path: H3SPRITE_STATE_DIR= silently meant the
+    # default folder, where the flag and the file refuse "" (_given)
+    env_layer = {k: environ[v] for k, v in ENV_VARS.items()
+                 if environ.get(v, "") != "" or (k in PATH_SETTINGS and v in environ)}
     layers.append(("environment", env_layer))
     layers.append(("flags", {k: v for k, v in (flags or {}).items() if v is not None}))
 

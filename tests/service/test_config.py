@@ -81,3 +81,22 @@ def test_an_empty_path_in_the_settings_file_is_refused(tmp_path, key):
     with pytest.raises(ConfigError) as e:
         resolve({}, config_file=f, environ={})
     assert str(f) in str(e.value) and key in str(e.value) and "is empty" in str(e.value)
+
+
+@pytest.mark.parametrize("args, env, needle", [
+    # "host  is reachable from the network" before
+    (["start", "--host", ""], {}, "bad setting 'host' from flags: is empty"),
+    # "comfy_service: No such file or directory: /proc/x", exit 1, before
+    (["start"], {"H3SPRITE_STATE_DIR": "/proc/x"},
+     "state_dir /proc/x cannot be created (No such file or directory)"),
+    # silently .embedded/run before, where --state-dir "" and a file's "" are refused
+    (["list"], {"H3SPRITE_STATE_DIR": ""},
+     "bad setting 'state_dir' from environment variable H3SPRITE_STATE_DIR: is empty"),
+])
+def test_an_empty_or_impossible_setting_is_named(tmp_path, args, env, needle):
+    from service.manager import Exit
+    from tests.conftest import free_port, run_cli
+
+    res = run_cli("service", *args, "--port", str(free_port()), env=env, timeout=60)
+    assert res.code == Exit.CONFIG, res.err
+    assert needle in res.err and len(res.err.strip().splitlines()) == 1, res.err
