@@ -23,10 +23,16 @@ def recorded_ports(cfg: ServiceConfig) -> list[int]:
 
 def on_each(cfg: ServiceConfig, verb: str, act: Callable[[ServiceConfig], Result]) -> Result:
     """Run `act` for every recorded port; one line per server, each naming its port. With
-    none recorded, the configured port alone (so the answer is still "not running on …")."""
+    none recorded, the answer says so and names the folder, as `list` does (it said "not
+    running on port 8188", a port nobody had named)."""
     ports = recorded_ports(cfg)
     if not ports:
-        return act(cfg)
+        where = f"no servers recorded in {cfg.state_dir}"
+        if verb == "stop":
+            return Result(Exit.OK, f"no server of ours was running: {where} (nothing to stop)",
+                          {"stopped": False, "servers": []})
+        return Result(Exit.NOT_RUNNING, f"not running: {where}",
+                      {"state": "not running", "servers": []})
     results = [(port, act(cfg.model_copy(update={"port": port}))) for port in ports]
     lines = [f"port {port}: {res.message}" for port, res in results]
     bad = [res.code for _, res in results if res.code != Exit.OK]

@@ -540,7 +540,10 @@ def _restart(cfg: ServiceConfig) -> Result:
         return stopped
     check_paths(cfg)
     started = _start(cfg)
-    return Result(started.code, f"restart: {stopped.message}; {started.message}",
+    # with none recorded, restart starts one, as `systemctl restart` does, and says so
+    before = (stopped.message if found.record is not None else
+              f"no server of ours was recorded on port {cfg.port}, so a new one was started")
+    return Result(started.code, f"restart: {before}; {started.message}",
                   started.data, started.detail)
 
 

@@ -59,3 +59,23 @@ def test_a_chosen_port_means_that_server_only(tmp_path):
     res = run_cli("service", "status", "--state-dir", str(tmp_path),
                   env={"H3SPRITE_PORT": str(free_port_number())})
     assert res.code == Exit.NOT_RUNNING and "8313" not in res.err + res.out
+
+
+def test_without_a_port_and_nothing_recorded_the_folder_is_named(tmp_path):
+    """status and stop without a port, nothing recorded: they name the state folder, as
+    list does (they said "not running on port 8188")."""
+    state = ["--state-dir", str(tmp_path)]
+    status = run_cli("service", "status", *state, env={"H3SPRITE_PORT": ""})
+    assert status.code == Exit.NOT_RUNNING
+    assert status.err.strip() == f"comfy_service: not running: no servers recorded in {tmp_path}"
+    stop = run_cli("service", "stop", *state, env={"H3SPRITE_PORT": ""})
+    assert stop.code == Exit.OK
+    assert stop.out.strip() == (f"no server of ours was running: no servers recorded in "
+                                f"{tmp_path} (nothing to stop)")
+
+
+def test_restart_with_nothing_recorded_says_it_started_one(spot):
+    res = spot.service("restart")
+    assert res.code == Exit.OK, res.err
+    assert res.out.startswith(f"restart: no server of ours was recorded on port {spot.port}, "
+                              "so a new one was started; started pid ")
