@@ -78,11 +78,16 @@ class Report:
 def _server(rep: Report, cfg: ServiceConfig, wf: Workflow) -> list[str]:
     """Version, node classes, CLIPLoader's minimax type; returns the server's argv."""
     try:
-        stats = requests.get(f"{cfg.base_url}/system_stats", timeout=5).json()
-        info = requests.get(f"{cfg.base_url}/object_info", timeout=30).json()
-    except (requests.RequestException, ValueError):
+        stats = _comfy_json(cfg.base_url, "/system_stats", 5)
+        info = _comfy_json(cfg.base_url, "/object_info", 30)
+    except (requests.ConnectionError, requests.Timeout):
         rep.add(Level.FAIL, "ComfyUI", f"no server answers at {cfg.base_url}",
                 "start it (comfy_service start) and run doctor again to check its nodes")
+        return []
+    except (requests.RequestException, ValueError) as e:  # it answered, not as ComfyUI
+        rep.add(Level.FAIL, "ComfyUI", f"another program answers at {cfg.base_url}, not "
+                f"ComfyUI ({e})", "stop that program, or start ComfyUI on another port "
+                "(--port); `comfy_service status` says whose the port is")
         return []
     version = stats.get("system", {}).get("comfyui_version", "unknown")
     missing = sorted(wf.class_types() - set(info))
@@ -110,6 +115,21 @@ def _server(rep: Report, cfg: ServiceConfig, wf: Workflow) -> list[str]:
             rep.add(Level.FAIL, "nodes", f"{cls} missing (a node pack the workflow needs)",
                     f"install the node pack that provides {cls}")
     return [str(a) for a in stats.get("system", {}).get("argv", [])]
+
+
+def _comfy_json(base_url: str, route: str, timeout: float) -> dict:
+    """The JSON object that ComfyUI answers on `route`, or a ValueError naming what came
+    back instead: a program that answered with a 404 or a page was "no server answers"."""
+    r = requests.get(f"{base_url}{route}", timeout=timeout)
+    if not r.ok:
+        raise ValueError(f"{route} answered {r.status_code} {r.reason}")
+    try:
+        doc = r.json()
+    except ValueError:
+        raise ValueError(f"{route} answered with a page that is not JSON") from None
+    if not isinstance(doc, dict):
+        raise ValueError(f"{route} answered JSON that is no object")
+    return doc
 
 
 def _served_models_dir(argv: list[str]) -> Path | None:

@@ -79,3 +79,38 @@ def test_doctor_without_a_server_says_so(tmp_path):
                   str(tmp_path), timeout=60)
     assert res.code == 1 and "no server answers at http://127.0.0.1:" in res.err
     assert "comfy_service start" in res.err and "Traceback" not in res.err
+
+
+def test_doctor_names_another_program_on_the_port(tmp_path):
+    """A program that is not ComfyUI answers on the port (here python's file server, 404 on
+    /system_stats): doctor says so, not "no server answers"."""
+    import subprocess
+    import sys
+    import time
+
+    import requests
+
+    from tests.conftest import free_port
+
+    port = free_port()
+    other = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                              "127.0.0.1", "--directory", str(tmp_path)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                requests.get(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        res = run_cli("service", "doctor", "--port", str(port), "--models-dir",
+                      str(tmp_path), timeout=60)
+    finally:
+        other.kill()
+        other.wait()
+    assert res.code == 1 and "Traceback" not in res.err
+    assert (f"FAIL  ComfyUI: another program answers at http://127.0.0.1:{port}, not ComfyUI "
+            "(/system_stats answered 404 File not found)") in res.err, res.err
+    assert "no server answers" not in res.err
