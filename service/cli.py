@@ -88,7 +88,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--force", action="store_true", help="rebuild even when up to date")
 
     for verb, text in (("start", "start ComfyUI detached"),
-                       ("restart", "stop, then start with the same settings")):
+                       ("restart", "stop, then start with the running server's settings, but for "
+                                   "those given here")):
         s = sub.add_parser(verb, parents=[common], help=text)
         s.add_argument("--placement", choices=["resident", "streaming", "phased", "auto", "none"],
                        help="weight placement preset (default auto)")
@@ -148,7 +149,8 @@ def _h3_parsers(sub, common: argparse.ArgumentParser) -> None:
     s.add_argument("--out", type=_given, default=Path("."), help="where the batch will write")
 
 
-def _config(args: argparse.Namespace):
+def _flags(args: argparse.Namespace) -> dict:
+    """The settings as the command line gives them (None: not given)."""
     flags = {
         "comfyui": args.comfyui, "python": args.python, "host": args.host, "port": args.port,
         "state_dir": args.state_dir, "allow_remote": args.allow_remote,
@@ -159,7 +161,18 @@ def _config(args: argparse.Namespace):
     }
     if getattr(args, "comfy_args", None):
         flags["extra_args"] = args.comfy_args
-    return resolve(flags, config_file=args.config)
+    return flags
+
+
+def _config(args: argparse.Namespace):
+    return resolve(_flags(args), config_file=args.config)
+
+
+def _new_settings(args: argparse.Namespace) -> dict:
+    """What restart's command line changes on the running server: every setting it names
+    but the port and the state folder, which say which server."""
+    return {k: v for k, v in _flags(args).items()
+            if v is not None and k not in ("port", "state_dir")}
 
 
 def run(args: argparse.Namespace) -> Result:
@@ -190,7 +203,7 @@ def run(args: argparse.Namespace) -> Result:
     if args.verb == "start":
         return manager.start(cfg)
     if args.verb == "restart":
-        return manager.restart(cfg)
+        return manager.restart(cfg, _new_settings(args))
     # No port chosen anywhere (flag, environment, config file): every server we started.
     every_port = cfg.port == ServiceConfig.model_fields["port"].default and args.port is None
     if args.verb == "status":

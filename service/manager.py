@@ -21,6 +21,7 @@ from typing import Any
 import filelock
 import psutil
 import requests
+from pydantic import ValidationError
 
 from comfy_nodes.core.regularfile import NotRegular, open_regular, stat_regular
 from comfy_nodes.core.util import atomic_write, folder_problem, poll_until, unique_path
@@ -517,34 +518,45 @@ def stop(cfg: ServiceConfig, timeout: float = 15.0) -> Result:
                   {"stopped": True, "pid": pid, "killed": killed})
 
 
-def restart(cfg: ServiceConfig) -> Result:
-    """stop + start; with the settings of the running server when there is one."""
+def restart(cfg: ServiceConfig, given: dict[str, Any] | None = None) -> Result:
+    """stop + start; with the settings of the running server when there is one, but for
+    `given` (the settings named on restart's command line), which replace them."""
     _ready_state_dir(cfg)
-    return _one_at_a_time(cfg, "restart", lambda: _restart(cfg))
+    return _one_at_a_time(cfg, "restart", lambda: _restart(cfg, given or {}))
 
 
-def _restart(cfg: ServiceConfig) -> Result:
+def _restart(cfg: ServiceConfig, given: dict[str, Any]) -> Result:
     """restart, under the port's lock (start's own would wait for this one: _start)."""
     found = _look(cfg)
     if (unreadable := _unreadable(cfg, found, "restart")) is not None:
         return unreadable
     if (foreign := _foreign(cfg, found, "restart")) is not None:
         return foreign
+    recorded = cfg
     if found.record is not None and found.record.config is not None:
-        with contextlib.suppress(Exception):
-            cfg = ServiceConfig(**found.record.config)
+        with contextlib.suppress(Exception):  # a record of another version: cfg as resolved
+            recorded = ServiceConfig(**found.record.config)
+    # `restart --placement none` and `restart -- --preview-method auto` were dropped
+    # without a word: what the user names wins over the record, as a flag does over a file
+    try:
+        new = ServiceConfig(**{**recorded.model_dump(), **given}) if given else recorded
+    except ValidationError as e:
+        raise ConfigError(f"restart: {', '.join(sorted(given))} as given cannot join the "
+                          f"running server's settings: {e.errors()[0]['msg']}") from None
     # stop and start are verbs of their own: each reads the record once (stop under the
     # recorded settings, start after stop has removed it)
-    stopped = stop(cfg)
+    stopped = stop(recorded)
     if stopped.code != Exit.OK:
         return stopped
-    check_paths(cfg)
-    started = _start(cfg)
+    check_paths(new)
+    started = _start(new)
     # with none recorded, restart starts one, as `systemctl restart` does, and says so
     before = (stopped.message if found.record is not None else
               f"no server of ours was recorded on port {cfg.port}, so a new one was started")
-    return Result(started.code, f"restart: {before}; {started.message}",
-                  started.data, started.detail)
+    changed = sorted(k for k in given if getattr(new, k) != getattr(recorded, k))
+    said = f" with the new {', '.join(changed)}" if changed and found.record else ""
+    return Result(started.code, f"restart: {before}; {started.message}{said}",
+                  {**started.data, "changed": changed}, started.detail)
 
 
 # ------------------------------------------------------- free/idle/switch ---

@@ -289,3 +289,27 @@ def test_every_verb_finds_a_server_on_its_recorded_host(spot):
     again = spot.service("start", "--host", "localhost")
     assert again.code == Exit.OK
     assert f"on {url} (no change; it listens on 127.0.0.2, not localhost" in again.out
+
+
+def test_restart_applies_the_settings_it_is_given(spot):
+    """`restart --placement none -- … --preview-method auto` restarts with them (they were
+    dropped without a word); what it does not name stays as recorded."""
+    assert spot.service("start").code == Exit.OK
+    record = spot.state_dir / f"comfyui-{spot.port}.json"
+    res = run_cli_service(spot, "restart", "--placement", "none", *spot.comfy_args(),
+                          "--cpu", "--preview-method", "auto")  # no CUDA here: --cpu
+    assert res.code == Exit.OK, res.err
+    assert res.out.rstrip().endswith("with the new extra_args, placement"), res.out
+    state = json.loads(record.read_text())
+    argv = state["argv"]
+    assert argv[argv.index("--preview-method") + 1] == "auto"
+    assert state["placement"] == "none" and argv.count("--cpu") == 1  # auto added one
+    same = run_cli_service(spot, "restart")
+    assert same.code == Exit.OK and "with the new" not in same.out
+    assert "--preview-method" in json.loads(record.read_text())["argv"]  # kept as recorded
+
+
+def run_cli_service(spot, verb: str, *args: str):
+    from tests.conftest import run_cli
+
+    return run_cli("service", verb, *spot.args(), *args)
