@@ -73,3 +73,19 @@ def test_git_clone_into_custom_nodes_loads_the_pack(tmp_path, embedded_ready):
         assert not [ln for ln in log if "IMPORT FAILED" in ln and FOLDER in ln]
     finally:
         manager.stop(cfg)
+
+
+def test_a_checkout_named_as_no_python_name_runs_its_tests(tmp_path):
+    """`h3sprite-main` (GitHub's ZIP) or a clone named `my-sprite-nodes`: pytest imports the
+    checkout's __init__.py as a plain module there, and its relative import failed every
+    test ("attempted relative import with no known parent package"). Reached through a
+    link of that name, a test module of the suite passes."""
+    import sys
+
+    checkout = tmp_path / "h3sprite-main"
+    checkout.symlink_to(REPO, target_is_directory=True)
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          f"--rootdir={checkout}", str(checkout / "tests" / "driver" /
+                                                        "test_select.py")],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
