@@ -24,10 +24,10 @@ except KeyboardInterrupt:  # Ctrl-C while Python loads the driver: no verb has r
 code = main()
 try:
     sys.stdout.flush()  # what a pipe's buffer holds is written here, not at print()
-except BrokenPipeError:  # the reader went away (`| head`): no word, the shell's code
-    from driver.cli import quiet_stdout
+except BrokenPipeError:  # the reader went away (`| head`): no word; the shell's code
+    from driver.cli import quiet_stdout  # where the verb had none of its own to give
     from driver.exitcodes import Exit
 
     quiet_stdout()
-    code = Exit.PIPE_CLOSED
+    code = Exit.PIPE_CLOSED if code == Exit.OK else code
 sys.exit(code)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
@@ -280,9 +281,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
         summary = batch.run()
     finally:
         batch.release()
-    for line in summary_lines(summary):
-        print(line)
-    print(f"actions: {loaded.out / ACTIONS_NAME}; log: {log_path}")
+    try:
+        for line in summary_lines(summary):
+            print(line)
+        print(f"actions: {loaded.out / ACTIONS_NAME}; log: {log_path}", flush=True)
+    except BrokenPipeError:  # the jobs' outcome is the exit code, whoever stopped reading
+        quiet_stdout()
     return summary.exit_code
 
 
@@ -324,6 +328,13 @@ def interrupted_line(args: argparse.Namespace) -> str:
     return "interrupted; nothing was written"  # process before its files, check, status
 
 
+def _stderr(line: str) -> None:
+    """The verb's last word on stderr; where stderr's reader has gone (`2>&1 | head`), the
+    exit code alone says it."""
+    with contextlib.suppress(OSError):
+        print(line, file=sys.stderr, flush=True)
+
+
 def quiet_stdout() -> None:
     """Point stdout at the null device: what is left in its buffer would fail again at
     exit ("Exception ignored ... BrokenPipeError"), as Python's signal docs advise."""
@@ -350,22 +361,21 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_batch(args)
     except (ClipError, RecipeError, UsageError, ValueError) as e:
         for line in str(e).splitlines():  # a user's value never makes a line unbounded
-            print(f"driver {args.verb}: {line if len(line) <= 500 else line[:500] + '...'}",
-                  file=sys.stderr)
+            _stderr(f"driver {args.verb}: {line if len(line) <= 500 else line[:500] + '...'}")
         return Exit.FAILED
     except BrokenPipeError:  # `driver status --json | head`: the reader has all it wanted
         quiet_stdout()
         return Exit.PIPE_CLOSED
     except OSError as e:
-        print(f"driver {args.verb}: {os_error_line(e)}", file=sys.stderr)
+        _stderr(f"driver {args.verb}: {os_error_line(e)}")
         return Exit.FAILED
     except KeyboardInterrupt as e:  # the verb's own words when it said what was left
-        print(f"driver {args.verb}: {str(e) or interrupted_line(args)}", file=sys.stderr)
+        _stderr(f"driver {args.verb}: {str(e) or interrupted_line(args)}")
         return Exit.INTERRUPTED
     except Exception as e:  # a bug of ours: one line here, the traceback when asked for
         if os.environ.get("H3SPRITE_DEBUG"):
             raise
-        print(f"driver {args.verb}: internal error {type(e).__name__}: {e} (set "
-              "H3SPRITE_DEBUG=1 for the traceback, and please report it)", file=sys.stderr)
+        _stderr(f"driver {args.verb}: internal error {type(e).__name__}: {e} (set "
+                "H3SPRITE_DEBUG=1 for the traceback, and please report it)")
         return Exit.INTERNAL
     raise AssertionError(args.verb)

@@ -85,19 +85,37 @@ class Progress:
         if self.quiet:
             return
         with self.lock:
-            if self.bar is not None:
-                self.bar.write(line, file=sys.stderr)
-            else:
-                print(line, file=sys.stderr, flush=True)
+            try:
+                if self.bar is not None:
+                    self.bar.write(line, file=sys.stderr)
+                else:
+                    print(line, file=sys.stderr, flush=True)
+            except OSError:
+                self._terminal_gone()
+
+    def _terminal_gone(self) -> None:
+        """stderr cannot be written (its reader went away: `2>&1 | head`, a closed
+        terminal): go quiet, the log keeps every line. A job line that could not be shown
+        failed the job ("post-processing: [Errno 32] Broken pipe"), every job after it."""
+        self.quiet = True
+        if self.bar is not None:
+            self.bar.disable = True
+            self.bar = None
 
     def open(self, total: int) -> None:
-        self.bar = tqdm(total=total, unit="job", file=sys.stderr, dynamic_ncols=True,
-                        disable=self.quiet or None)
+        try:
+            self.bar = tqdm(total=total, unit="job", file=sys.stderr, dynamic_ncols=True,
+                            disable=self.quiet or None)
+        except OSError:
+            self._terminal_gone()
 
     def job_done(self) -> None:
         with self.lock:
-            if self.bar is not None:
-                self.bar.update(1)
+            try:
+                if self.bar is not None:
+                    self.bar.update(1)
+            except OSError:
+                self._terminal_gone()
 
     def server_doing(self, server: str, what: str | None) -> None:
         with self.lock:
@@ -112,7 +130,10 @@ class Progress:
     def close(self) -> None:
         with self.lock:
             if self.bar is not None:
-                self.bar.close()
+                try:
+                    self.bar.close()
+                except OSError:
+                    self.bar.disable = True
                 self.bar = None
 
 

@@ -474,3 +474,21 @@ def _plan_lines(res) -> dict[str, tuple[str, str]]:
     assert res.code == 0, res.err
     return {line.split()[0]: (line.split()[1], line.split(None, 2)[2])
             for line in res.out.splitlines() if line.strip()}
+
+
+def test_a_batch_whose_stderr_reader_went_away_still_does_its_jobs(workspace):
+    """`driver batch J 2>&1 | head -c 1`: the job lines on stderr could not be written, and
+    each failed its job ("post-processing: [Errno 32] Broken pipe"), the batch exiting
+    141. The batch goes quiet (the log keeps every line) and does them."""
+    workspace.write(overrides={"@action": {"simulate_seconds": 3.1}})
+    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
+                             "--force", "--only", "hero/idle"], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **workspace.env()})
+    assert proc.stderr is not None
+    proc.stderr.close()  # the reader of the job lines goes away at once
+    out, _ = proc.communicate(timeout=240)
+    assert proc.returncode == 0, out
+    assert "done 1, skipped 0, failed 0" in out, out
+    assert _rows(workspace)["hero/idle"][0] == "done"
+    workspace.write()
