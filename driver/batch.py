@@ -132,18 +132,6 @@ class Batch:
                     if j.key in fresh]
         return jobs
 
-    def _record_forced(self, planned: list[Planned]) -> None:
-        """--force, before any work: each forced job's row no longer reads as done, nor its
-        clip as made from these inputs (where it is to be made again). Interrupted, the
-        next plain run resumes the force: the jobs not yet redone had read "current" (or
-        "clip reused") and kept their old sheets and clips."""
-        for p in planned:
-            row = self.store.get(p.job.key)
-            if p.reason is not Reason.FORCED or row is None:
-                continue  # never run: it is new either way
-            gen = None if p.generate else row.gen_fingerprint
-            self.store.put(p.job.key, status=Status.PENDING, gen_fingerprint=gen)
-
     # ------------------------------------------------------------------ run ---
     def run(self) -> Summary:
         try:
@@ -166,8 +154,6 @@ class Batch:
                                                      f"{drawn[p.job.key].seed}")
         if self.rerolls and not self.opts.dry_run:
             reroll.record(self.store, self.rerolls)  # before any work: resume keeps it
-        if self.opts.force and not self.opts.dry_run:
-            self._record_forced(planned)
         if self.opts.dry_run:
             for p in planned:
                 what = "generate+process" if p.generate else ("process" if p.process else "skip")
@@ -190,6 +176,8 @@ class Batch:
         to_generate = [p for p in todo if p.generate]
         if to_generate:
             self._start_servers(len(to_generate))
+        if self.opts.force:  # as work begins: interrupted, the next plain run resumes it
+            self.store.mark_forced({p.job.key: p.generate for p in todo})
         start = time.monotonic()  # per-set costs exclude the one-off server start
         self.progress.open(len(todo))
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="post")

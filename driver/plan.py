@@ -62,10 +62,15 @@ def changed_parts(job: Job, row: JobRow) -> list[str]:
     return out
 
 
-def decide(j: Job, row: JobRow | None, opts: Options) -> Planned:
+def decide(j: Job, row: JobRow | None, opts: Options,
+           forced_before: bool | None = None) -> Planned:
+    """forced_before: None, or the job is one an interrupted --force had not yet redone
+    (Store.forced: True where its clip was to be made again)."""
     detail = ""
     if opts.force:
         reason, run = Reason.FORCED, True
+    elif forced_before is not None:
+        reason, run, detail = Reason.FORCED, True, " (resumed: an interrupted --force)"
     elif row is None:
         reason, run = Reason.NEW, True
     elif row.fingerprint == j.fingerprint and row.status == Status.DONE and outputs_ok(j):
@@ -84,7 +89,8 @@ def decide(j: Job, row: JobRow | None, opts: Options) -> Planned:
     # A clip made from exactly these generation inputs is reused (pitfall 8), unless forced;
     # forced with --reuse-video, every selected job is processed again from its clip (it
     # skipped them all, "no reusable clip", with their clips in place).
-    reusable = (run and (opts.reuse_video or not opts.force) and row is not None
+    again = opts.force or bool(forced_before)  # the clip is to be made again
+    reusable = (run and (opts.reuse_video or not again) and row is not None
                 and row.gen_fingerprint == j.gen_fingerprint
                 and clip_ok(j.clip_path, j.frames))
     generate = run and not reusable
@@ -96,4 +102,5 @@ def decide(j: Job, row: JobRow | None, opts: Options) -> Planned:
 
 
 def plan(jobs: list[Job], store: Store, opts: Options) -> list[Planned]:
-    return [decide(j, store.get(j.key), opts) for j in jobs]
+    forced = store.forced()
+    return [decide(j, store.get(j.key), opts, forced.get(j.key)) for j in jobs]

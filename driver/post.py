@@ -70,6 +70,7 @@ class Post:
                                         "files": {f.value: str(p)
                                                   for f, p in written.files.items()}},
                                meta=gen.meta())
+                self.store.unmark_forced(j.key)  # redone: a resumed --force skips it
                 self.write_actions()
             grade = grade_label(res.loop, res.loop_grade)
             flags = " ".join(res.qc) or "-"

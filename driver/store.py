@@ -9,7 +9,8 @@ Store. One connection, one lock: every read-modify-write of a row runs inside on
 transaction under the lock, so two threads never interleave their updates of a row.
 The schema carries its version in `PRAGMA user_version`; older files are migrated on open.
 The same file holds `--reroll`'s `seeds` table (driver/reroll.py), made by the first
-re-roll through this connection and lock; the migrations leave it as it is.
+re-roll through this connection and lock, and the `forced` table (`mark_forced`), made by
+the first --force; the migrations leave both as they are.
 """
 
 from __future__ import annotations
@@ -228,6 +229,31 @@ class Store:
                  row.error, json.dumps(row.timings), json.dumps(row.outputs),
                  json.dumps(row.meta), json.dumps(row.parts), time.time()))
         return row
+
+    # --force's jobs not yet redone: an interrupted --force is resumed by the next plain
+    # run. generate: 1 where the clip was to be made again, 0 where only the sheet.
+    FORCED_SCHEMA = "CREATE TABLE IF NOT EXISTS forced (key TEXT PRIMARY KEY, generate INTEGER)"
+
+    def mark_forced(self, jobs: dict[str, bool]) -> None:
+        """Record jobs (key -> whether its clip is made again) as forced, in one go."""
+        with self.transaction() as db:
+            db.execute(self.FORCED_SCHEMA)
+            db.executemany("INSERT OR REPLACE INTO forced (key, generate) VALUES (?, ?)",
+                           [(k, int(g)) for k, g in jobs.items()])
+
+    def forced(self) -> dict[str, bool]:
+        """The jobs a --force has not yet redone (key -> whether its clip is made again)."""
+        with self.lock:  # only reads: a dry run leaves no trace
+            if not self.db.execute(
+                    "SELECT 1 FROM sqlite_master WHERE name='forced'").fetchone():
+                return {}
+            return {k: bool(g) for k, g in
+                    self.db.execute("SELECT key, generate FROM forced").fetchall()}
+
+    def unmark_forced(self, key: str) -> None:
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name='forced'").fetchone():
+                db.execute("DELETE FROM forced WHERE key = ?", (key,))
 
     def all(self) -> list[JobRow]:
         with self.lock:

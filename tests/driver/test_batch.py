@@ -449,7 +449,8 @@ def test_a_restart_killed_while_starting_is_one_try_not_the_end_of_the_server(wo
 def test_an_interrupted_force_is_resumed_by_the_next_plain_run(workspace):
     """--force, Ctrl-C during its first job (left pending, as any job Ctrl-C stops): the
     next plain run (as the exit-130 line advises) redoes both, generation included; the
-    one not yet reached had read "current" and kept its old clip and sheet."""
+    one not yet reached had read "current" and kept its old clip and sheet. Once redone,
+    they are current again."""
     workspace.write(overrides={"@action": {"simulate_seconds": 5.5}})
     assert workspace.batch("--only", "hero/idle,zombie/idle").code == 0  # both done before
     proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
@@ -465,8 +466,19 @@ def test_an_interrupted_force_is_resumed_by_the_next_plain_run(workspace):
             proc.kill()
     assert proc.returncode == 130, out + err
     plan = _plan_lines(workspace.batch("--only", "hero/idle,zombie/idle", "--dry-run"))
-    assert plan == {k: ("generate+process", "interrupted before")
+    assert plan == {k: ("generate+process", "forced (resumed: an interrupted --force)")
                     for k in ("hero/idle", "zombie/idle")}, plan
+    # ... and --reuse-video still takes the clips made from these inputs (the first version
+    # of the resume cleared their record, and it said none had a clip to reuse)
+    reuse = _plan_lines(workspace.batch("--only", "hero/idle,zombie/idle", "--reuse-video",
+                                        "--dry-run"))
+    assert {k: v[0] for k, v in reuse.items()} == {"hero/idle": "process",
+                                                    "zombie/idle": "process"}, reuse
+    done = workspace.batch("--only", "hero/idle,zombie/idle")
+    assert done.code == 0 and "done 2" in done.out, done.out + done.err
+    again = _plan_lines(workspace.batch("--only", "hero/idle,zombie/idle", "--dry-run"))
+    assert {k: v[0] for k, v in again.items()} == {"hero/idle": "skip",
+                                                    "zombie/idle": "skip"}, again
     workspace.write()
 
 
