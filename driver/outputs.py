@@ -12,7 +12,7 @@ from pathlib import Path
 import filelock
 
 from comfy_nodes.core.names import safe_name
-from comfy_nodes.core.util import folder_problem, unique_path
+from comfy_nodes.core.util import folder_problem, temp_path, unique_path
 
 __all__ = ["ACTIONS_NAME", "LOCK_NAME", "LOGS_DIR", "OLD_DIR", "REVIEW_NAME", "STATE_NAME",
            "OutBusy", "back_up", "batch_running", "hold", "new_folder", "out_problem",
@@ -59,15 +59,12 @@ def back_up(paths: list[Path], out_root: Path) -> Path | None:
     moved: list[tuple[Path, Path]] = []
     try:
         for p in existing:
-            try:
-                rel = p.resolve().relative_to(out_root.resolve())
-            except ValueError:
-                rel = Path(p.name)
+            rel = _under(p, out_root)
             target = folder / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             _move(p, target)
             moved.append((p, target))
-    except OSError:
+    except BaseException:  # an OSError, or Ctrl-C between two moves
         for p, target in reversed(moved):
             with contextlib.suppress(OSError):
                 _move(target, p)
@@ -76,26 +73,57 @@ def back_up(paths: list[Path], out_root: Path) -> Path | None:
     return folder
 
 
+def _under(path: Path, root: Path) -> Path:
+    """path relative to root, as given (a character folder linked to another disk keeps
+    its name) or as resolved; its bare name where it lies elsewhere."""
+    for p, r in ((path.absolute(), root.absolute()), (path.resolve(), root.resolve())):
+        try:
+            rel = p.relative_to(r)
+        except ValueError:
+            continue
+        if ".." not in rel.parts:  # lexical: never a way out of the backup folder
+            return rel
+    return Path(path.name)
+
+
 def _move(src: Path, dst: Path) -> None:
     """A rename, or on another filesystem a copy and then the original's removal (a file
-    or a sheet's frames folder). Where a file's removal fails its copy goes and the error
-    is raised; a folder's copy stays (its removal may have taken part of it)."""
+    or a sheet's frames folder). The copy is whole before the original goes, and a copy
+    that fails half way is removed; a folder is first renamed aside on its own disk, so
+    its removal never leaves part of it in place."""
     try:
         os.replace(src, dst)
         return
     except OSError as e:
         if e.errno != errno.EXDEV:
             raise
-    if src.is_dir() and not src.is_symlink():
-        shutil.copytree(src, dst, symlinks=True)
-        shutil.rmtree(src)
-        return
-    shutil.copy2(src, dst, follow_symlinks=False)
+    folder = src.is_dir() and not src.is_symlink()
     try:
-        src.unlink()
-    except OSError:
-        dst.unlink(missing_ok=True)
+        if folder:
+            shutil.copytree(src, dst, symlinks=True)
+        else:
+            shutil.copy2(src, dst, follow_symlinks=False)
+    except BaseException:
+        _remove(dst)  # a partial copy must not look like a backup
         raise
+    try:
+        if folder:
+            aside = temp_path(src.with_name(src.name + ".old"))  # not the new one's
+            os.replace(src, aside)  # atomic on its own disk: gone from its place whole
+            shutil.rmtree(aside, ignore_errors=True)  # what is left, disk.sweep's
+        else:
+            src.unlink()
+    except BaseException:
+        _remove(dst)
+        raise
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
 
 
 def _remove_empty(folder: Path) -> None:

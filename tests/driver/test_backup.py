@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,47 @@ def test_process_into_a_folder_with_an_immutable_sheet_json_changes_nothing(tmp_
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*before, OLD_DIR])
     assert list((tmp_path / OLD_DIR).iterdir()) == []
+
+
+def _other_disk(tmp_path: Path) -> Path:
+    """A folder on another filesystem than tmp_path's (/dev/shm's tmpfs), or a skip."""
+    import os
+
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or os.stat(shm).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip("no second filesystem (/dev/shm) here")
+    far = Path(tempfile.mkdtemp(dir=shm, prefix="h3sprite-test-"))
+    return far
+
+
+def test_a_sheet_on_another_disk_than_its_backup_is_replaced_whole(tmp_path):
+    """The character's folder on another disk than the out folder: each file is copied to
+    the backup, then removed. A frames folder one of whose cells will not go (immutable)
+    was left half removed in place, its copy in the backup; now it is first renamed aside
+    on its own disk, so the new sheet is written whole and the old one is whole in the
+    backup."""
+    from comfy_nodes.core import pipeline
+    from comfy_nodes.core.export import Format
+    from comfy_nodes.core.recipes import DEFAULT_RECIPES
+    from driver.process import write_sheet
+
+    far = _other_disk(tmp_path)
+    stuck = None
+    try:
+        (tmp_path / "hero").symlink_to(far, target_is_directory=True)
+        fx = fixture("walk")
+        sheet = pipeline.process_clip(fx.clip, "walk", DEFAULT_RECIPES["walk"], "hero")
+        write_sheet(sheet, tmp_path / "hero", "walk", tmp_path, list(Format))
+        cells = sorted((far / "walk_frames").iterdir())
+        stuck = cells[5]
+        immutable(stuck)
+        written = write_sheet(sheet, tmp_path / "hero", "walk", tmp_path, list(Format))
+        assert written.backup is not None
+        assert len(list((written.backup / "hero" / "walk_frames").iterdir())) == len(cells)
+        assert len(list((far / "walk_frames").iterdir())) == len(cells)
+        assert (far / "walk.json").is_file() and (written.backup / "hero" / "walk.json").is_file()
+    finally:
+        if stuck is not None:
+            for p in far.rglob(stuck.name):
+                mutable(p)
+        shutil.rmtree(far, ignore_errors=True)
