@@ -166,6 +166,18 @@ class SizeSpec(Strict):
         return w, h
 
 
+def job_name(name: str, what: str) -> str:
+    """A plain name (safe_name) that --only can name too: "," separates its items, "#"
+    starts a comment in an @list and a leading "@" names a list file, so a character `a,b`
+    or `@x` passed check and no re-roll could select it (the review page's commands
+    failed)."""
+    safe_name(name, what)
+    if "," in name or "#" in name or name.startswith("@"):
+        raise ValueError(f"{what} {name!r} has ',' or '#' or a leading '@', which --only "
+                         "reads as its own: pick a simple name such as 'hero'")
+    return name
+
+
 class SeedSpec(Strict):
     policy: Literal["fixed", "per_job"] = "fixed"
     base: int = Field(1234, ge=0, le=2**31 - 1)
@@ -192,7 +204,7 @@ class CharacterSpec(Strict):
             raise ValueError("names no action: list this character's actions, or leave "
                              "the key out for the joblist's")
         for a in v or []:  # they become file names too (issue 10: was unchecked here)
-            safe_name(a, "action")
+            job_name(a, "action")
         return v if v is None else once(v)
 
 
@@ -261,7 +273,7 @@ class Joblist(Strict):
     @classmethod
     def _names(cls, v: dict) -> dict:
         for cid in v:
-            safe_name(cid, "character id")
+            job_name(cid, "character id")
         if not v:
             raise ValueError("no characters")
         return v
@@ -270,7 +282,7 @@ class Joblist(Strict):
     @classmethod
     def _actions(cls, v: list[str]) -> list[str]:
         for a in v:
-            safe_name(a, "action")
+            job_name(a, "action")
         if not v:
             raise ValueError("no actions")
         return once(v)

@@ -260,7 +260,7 @@ LIGHT_INK_SHARE = 0.5
 def light_line(rgba: np.ndarray) -> np.ndarray | None:
     """The colour (3,) of the portrait's (H, W, 4) own light outline, where it has one: at
     least LIGHT_INK_SHARE of its outermost opaque ring lighter, by outline.FRINGE_LIGHTER
-    in luma, than its colour 4-8 px in nearby (the median of those light pixels); else
+    in luma, than its colour 4-8 px in nearby (the most common of those light pixels); else
     None. The frames' defringe then keeps such a line rather than clearing it as a model's
     light outline (描边), and the rim is un-mixed with its colour as an outline's: trial
     40's papercraft fox lost its cream edges (IoU 0.913)."""

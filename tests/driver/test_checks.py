@@ -555,3 +555,14 @@ def test_a_misspelt_recipe_field_is_named_with_its_line_and_the_near_one(tmp_pat
     line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "frame:" in t)
     assert (f"{path}:{line}: {key}: unknown field 'frame': did you mean 'frames'?"
             in res.err), res.err
+
+
+@pytest.mark.parametrize("name", ["a,b", "h#1", "@x"])
+def test_a_character_id_that_only_cannot_name_is_refused(tmp_path, name):
+    """`a,b`, `h#1` and `@x` passed check, and no --only (nor the review page's re-roll
+    command, nor an exported rejects list) could select their jobs."""
+    draw_portrait(tmp_path / "c.png", "hero")
+    path = _joblist(tmp_path, wording={name: "w"}, characters={name: {"portrait": "c.png"}})
+    res = run_cli("driver", "check", str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "s")})
+    assert res.code == 1 and "Traceback" not in res.err
+    assert "which --only reads as its own" in res.err and len(res.err.splitlines()) == 1, res.err
