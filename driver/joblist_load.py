@@ -202,8 +202,8 @@ def _line_of(text: str, loc: tuple) -> int | None:
                 if k.value == str(key):
                     nxt = (k, v)
                     break
-            if nxt is None:
-                return None
+            if nxt is None:  # a key that is missing: the line of the mapping that lacks it
+                break
             line, node = nxt[0].start_mark.line + 1, nxt[1]
         elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and \
                 key < len(node.value):

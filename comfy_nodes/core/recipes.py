@@ -121,7 +121,7 @@ def merge(base: dict[str, Recipe], overrides: dict, source: str) -> dict[str, Re
             out[action] = validated({**current, **given})
         except ValidationError as e:
             err = e.errors()[0]
-            where = ".".join(str(p) for p in err["loc"]) or "fields"
+            where = ".".join(str(p) for p in err["loc"]) if err["loc"] else "fields"
             reason = err["msg"]
             if err["type"] == "extra_forbidden":  # a typo: `frame: 3` said only "Extra inputs"
                 close = difflib.get_close_matches(where, FIELDS, n=1)

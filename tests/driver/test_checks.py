@@ -566,3 +566,13 @@ def test_a_character_id_that_only_cannot_name_is_refused(tmp_path, name):
     res = run_cli("driver", "check", str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "s")})
     assert res.code == 1 and "Traceback" not in res.err
     assert "which --only reads as its own" in res.err and len(res.err.splitlines()) == 1, res.err
+
+
+def test_a_new_actions_missing_recipe_field_is_named_at_its_actions_line(tmp_path):
+    """A new action without seconds: the line was lost (the key path ends in a key the
+    text lacks); it is the action's."""
+    path = _joblist(tmp_path, actions=["idle", "dance"], recipes={"dance": {"frames": 3}})
+    res = run_cli("driver", "check", str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "s")})
+    line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "dance:" in t)
+    assert res.code == 1 and f"{path}:{line}: recipes.dance.seconds: Field required" in res.err, \
+        res.err
