@@ -130,10 +130,7 @@ def test_server_killed_mid_job_is_restarted_and_the_job_completes(workspace):
     """SIGKILL of the server while a prompt runs: the batch restarts it, resubmits that
     prompt once (the new server does not have it), and finishes every job."""
     workspace.write(overrides={"@action": {"simulate_seconds": 4.0}})
-    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
-                             "--force", "--chars", "hero", "--only", "idle"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()})
+    proc = _start_batch(workspace, "--force", "--chars", "hero", "--only", "idle")
     try:
         deadline = time.monotonic() + 120
         pid = None
@@ -211,6 +208,15 @@ def test_hang_gets_a_thread_dump_restart_and_bounded_retries(workspace):
     workspace.write()
 
 
+def _start_batch(workspace, *args: str, ctrl_c: bool = False) -> subprocess.Popen:
+    """`driver batch` of the workspace's joblist with args, as a process to signal or to
+    read; ctrl_c: SIGINT reaches it (_ctrl_c_reaches)."""
+    return subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
+                             *args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, **workspace.env()},
+                            preexec_fn=_ctrl_c_reaches if ctrl_c else None)
+
+
 def _ctrl_c_reaches() -> None:
     """In the driver's process before it starts: SIGINT at its default, as in a terminal.
     A shell without job control starts background jobs with SIGINT ignored (so Ctrl-C
@@ -226,10 +232,7 @@ def test_ctrl_c_stops_cleanly_and_the_next_run_resumes(workspace, sig):
     (systemd, `timeout`) the same: it killed the driver at once, its prompt running on.
     (Each signal's graph differs: ComfyUI would answer the same graph from its cache.)"""
     workspace.write(overrides={"@action": {"simulate_seconds": 6.0 + 0.1 * int(sig)}})
-    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
-                             "--force", "--chars", "zombie", "--only", "idle"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()}, preexec_fn=_ctrl_c_reaches)
+    proc = _start_batch(workspace, "--force", "--chars", "zombie", "--only", "idle", ctrl_c=True)
     url = f"http://127.0.0.1:{workspace.port}"
     assert wait_running([url], proc, 120)
     proc.send_signal(sig)
@@ -305,10 +308,7 @@ def test_a_second_batch_on_the_same_out_folder_is_refused_while_the_first_runs(w
     only after opening its database and rewriting the reserve file); once the first
     has ended (here by Ctrl-C), the out folder is free again. A dry run reads only."""
     workspace.write(overrides={"@action": {"simulate_seconds": 6.0}})
-    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
-                             "--force", "--chars", "zombie", "--only", "idle"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()}, preexec_fn=_ctrl_c_reaches)
+    proc = _start_batch(workspace, "--force", "--chars", "zombie", "--only", "idle", ctrl_c=True)
     try:
         assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
         logs = sorted((workspace.out / "_logs").iterdir())
@@ -338,10 +338,7 @@ def test_a_sheet_removed_while_the_batch_runs_is_reported_not_listed(workspace):
     workspace.write(overrides={"@action": {"simulate_seconds": 4.0}})
     idle = workspace.out / "zombie" / "idle.webp"
     idle.unlink(missing_ok=True)  # an earlier test's: this run's is waited for
-    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
-                             "--force", "--chars", "zombie"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()})
+    proc = _start_batch(workspace, "--force", "--chars", "zombie")
     deadline = time.monotonic() + 240
     while not idle.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -365,10 +362,7 @@ def test_a_state_file_removed_while_the_batch_runs_is_written_back(workspace):
     so; the row is done, and the next run skips the job as current."""
     workspace.write(overrides={"@action": {"simulate_seconds": 5.0}})
     db = workspace.out / "h3sprite.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
-                             "--force", "--chars", "zombie", "--only", "attack"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()})
+    proc = _start_batch(workspace, "--force", "--chars", "zombie", "--only", "attack")
     try:
         assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
         for name in (db.name, db.name + "-wal", db.name + "-shm"):
@@ -393,10 +387,7 @@ def test_a_portrait_removed_while_the_batch_runs_fails_its_job_in_one_line(works
     workspace.write(overrides={"@action": {"simulate_seconds": 4.2}})
     portrait = workspace.joblist.parent / "zombie.png"
     aside = portrait.with_name("zombie-aside.png")
-    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
-                             "--force", "--only", "hero/idle,zombie/idle"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()})
+    proc = _start_batch(workspace, "--force", "--only", "hero/idle,zombie/idle")
     try:
         assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
         portrait.rename(aside)
@@ -419,10 +410,7 @@ def test_a_restart_killed_while_starting_is_one_try_not_the_end_of_the_server(wo
     failed, and the batch gave the server up for good ("no server left" for every later
     job, whatever `attempts` said). It is one try: the next restarts it, the job is done."""
     workspace.write(overrides={"@action": {"simulate_seconds": 3.3}})
-    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
-                             "--force", "--only", "hero/idle,zombie/idle"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()})
+    proc = _start_batch(workspace, "--force", "--only", "hero/idle,zombie/idle")
     try:
         assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
         first = workspace.server_pid()
@@ -453,10 +441,7 @@ def test_an_interrupted_force_is_resumed_by_the_next_plain_run(workspace):
     they are current again."""
     workspace.write(overrides={"@action": {"simulate_seconds": 5.5}})
     assert workspace.batch("--only", "hero/idle,zombie/idle").code == 0  # both done before
-    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
-                             "--force", "--only", "hero/idle,zombie/idle"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()}, preexec_fn=_ctrl_c_reaches)
+    proc = _start_batch(workspace, "--force", "--only", "hero/idle,zombie/idle", ctrl_c=True)
     try:
         assert wait_running([f"http://127.0.0.1:{workspace.port}"], proc, 120)
         proc.send_signal(signal.SIGINT)
@@ -493,10 +478,7 @@ def test_a_batch_whose_stderr_reader_went_away_still_does_its_jobs(workspace):
     each failed its job ("post-processing: [Errno 32] Broken pipe"), the batch exiting
     141. The batch goes quiet (the log keeps every line) and does them."""
     workspace.write(overrides={"@action": {"simulate_seconds": 3.1}})
-    proc = subprocess.Popen([sys.executable, "-m", "driver", "batch", str(workspace.joblist),
-                             "--force", "--only", "hero/idle"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **workspace.env()})
+    proc = _start_batch(workspace, "--force", "--only", "hero/idle")
     assert proc.stderr is not None
     proc.stderr.close()  # the reader of the job lines goes away at once
     out, _ = proc.communicate(timeout=240)
