@@ -65,12 +65,12 @@ def changed_parts(job: Job, row: JobRow) -> list[str]:
 def decide(j: Job, row: JobRow | None, opts: Options,
            forced_before: bool | None = None) -> Planned:
     """forced_before: None, or the job is one an interrupted --force had not yet redone
-    (Store.forced: True where its clip was to be made again)."""
+    (Store.forced: True where its clip was to be made again): it runs again whatever its
+    row says, under its own reason where it has one to run (interrupted before, failed
+    before, ...), else as forced."""
     detail = ""
     if opts.force:
         reason, run = Reason.FORCED, True
-    elif forced_before is not None:
-        reason, run, detail = Reason.FORCED, True, " (resumed: an interrupted --force)"
     elif row is None:
         reason, run = Reason.NEW, True
     elif row.fingerprint == j.fingerprint and row.status == Status.DONE and outputs_ok(j):
@@ -86,6 +86,11 @@ def decide(j: Job, row: JobRow | None, opts: Options,
         reason, run = Reason.CHANGED, True
         parts = changed_parts(j, row)
         detail = f": {', '.join(parts)}" if parts else ""
+    if forced_before is not None and not opts.force:
+        if run:
+            detail += " (of an interrupted --force)"
+        else:
+            reason, run, detail = Reason.FORCED, True, " (resumed: an interrupted --force)"
     # A clip made from exactly these generation inputs is reused (pitfall 8), unless forced;
     # forced with --reuse-video, every selected job is processed again from its clip (it
     # skipped them all, "no reusable clip", with their clips in place).

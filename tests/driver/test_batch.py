@@ -451,8 +451,10 @@ def test_an_interrupted_force_is_resumed_by_the_next_plain_run(workspace):
             proc.kill()
     assert proc.returncode == 130, out + err
     plan = _plan_lines(workspace.batch("--only", "hero/idle,zombie/idle", "--dry-run"))
-    assert plan == {k: ("generate+process", "forced (resumed: an interrupted --force)")
-                    for k in ("hero/idle", "zombie/idle")}, plan
+    assert plan == {"hero/idle": ("generate+process",  # stopped by the Ctrl-C
+                                  "interrupted before (of an interrupted --force)"),
+                    "zombie/idle": ("generate+process",  # not reached: it read "current"
+                                    "forced (resumed: an interrupted --force)")}, plan
     # ... and --reuse-video still takes the clips made from these inputs (the first version
     # of the resume cleared their record, and it said none had a clip to reuse)
     reuse = _plan_lines(workspace.batch("--only", "hero/idle,zombie/idle", "--reuse-video",

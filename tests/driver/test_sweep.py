@@ -47,8 +47,9 @@ def test_sweep_removes_our_dead_leftovers_only_where_the_batch_writes(tmp_path):
         p.write_text("x")
     frames.mkdir()
     (frames / "0000.png").write_bytes(b"png")
+    # --reuse-video with no clip: no server, the sweep, then one line (nothing to reuse)
     res = run_cli("driver", "batch", str(joblist), "--reuse-video", "-q", timeout=120)
-    assert res.code == 0, res.err + res.out
+    assert res.code == 1 and "has a clip to reuse" in res.err, res.err + res.out
     assert [p for p in users if not p.exists()] == []
     assert [p for p in ours if p.exists()] == [] and not frames.exists()
 
