@@ -47,7 +47,7 @@ def kept(store: Store, joblist_seeds: dict[str, int]) -> dict[str, int]:
     """Seeds of earlier re-rolls still in force: the job is in the joblist and the
     joblist's seed for it has not changed since."""
     with store.lock:  # only reads: a dry run leaves no trace
-        if not store.db.execute("SELECT 1 FROM sqlite_master WHERE name='seeds'").fetchone():
+        if not store.has_table("seeds"):
             return {}
         rows = store.db.execute("SELECT key, seed, joblist_seed FROM seeds").fetchall()
     return {k: s for k, s, js in rows if joblist_seeds.get(k) == js}

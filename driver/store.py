@@ -165,9 +165,7 @@ class Store:
             if version > VERSION:
                 raise StoreError(f"{self.path} was written by a newer h3sprite (schema "
                                  f"{version}, this one reads {VERSION}): update h3sprite")
-            has_table = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
-                                        "AND name='jobs'").fetchone()
-            if not has_table:
+            if not self.has_table("jobs"):
                 self.db.execute(SCHEMA)
             else:
                 for v in range(version + 1, VERSION + 1):
@@ -230,6 +228,12 @@ class Store:
                  json.dumps(row.meta), json.dumps(row.parts), time.time()))
         return row
 
+    def has_table(self, name: str) -> bool:
+        """Whether the file holds the table `name` (the caller holds the lock): the
+        `seeds` and `forced` tables are made by the first run that needs them."""
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
+                               (name,)).fetchone() is not None
+
     # --force's jobs not yet redone: an interrupted --force is resumed by the next plain
     # run. generate: 1 where the clip was to be made again, 0 where only the sheet.
     FORCED_SCHEMA = "CREATE TABLE IF NOT EXISTS forced (key TEXT PRIMARY KEY, generate INTEGER)"
@@ -244,15 +248,14 @@ class Store:
     def forced(self) -> dict[str, bool]:
         """The jobs a --force has not yet redone (key -> whether its clip is made again)."""
         with self.lock:  # only reads: a dry run leaves no trace
-            if not self.db.execute(
-                    "SELECT 1 FROM sqlite_master WHERE name='forced'").fetchone():
+            if not self.has_table("forced"):
                 return {}
             return {k: bool(g) for k, g in
                     self.db.execute("SELECT key, generate FROM forced").fetchall()}
 
     def unmark_forced(self, key: str) -> None:
         with self.transaction() as db:
-            if db.execute("SELECT 1 FROM sqlite_master WHERE name='forced'").fetchone():
+            if self.has_table("forced"):
                 db.execute("DELETE FROM forced WHERE key = ?", (key,))
 
     def all(self) -> list[JobRow]:

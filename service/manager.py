@@ -127,12 +127,13 @@ def _look(cfg: ServiceConfig) -> Found:
     return Found(record, None, named, "" if named is None else _why_foreign(record, named))
 
 
-def served(cfg: ServiceConfig) -> ServiceConfig:
+def served(cfg: ServiceConfig, found: Found | None = None) -> ServiceConfig:
     """cfg with the host that our live server on cfg.port was started with: one started
     with `--host 127.0.0.2` is not on cfg's 127.0.0.1, and free, idle, switch and doctor
     asked there ("refused the connection") while status found it. cfg itself when no
-    server of ours runs there (a server we did not start is asked where cfg says)."""
-    found = _look(cfg)
+    server of ours runs there (a server we did not start is asked where cfg says).
+    found: what _look(cfg) found, where the caller has it."""
+    found = _look(cfg) if found is None else found
     host = found.record.host if found.record is not None else None
     if found.server is None or not host or host == cfg.host:
         return cfg
@@ -602,12 +603,20 @@ def wait_idle(cfg: ServiceConfig, timeout: float, interval: float = 1.0,
     return poll_until(settled, timeout, interval) or last[-1]
 
 
-def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = 1.0,
+HELD_GIB = 1.0  # VRAM still held after /free above which free restarts (when asked to)
+
+
+def free(cfg: ServiceConfig, timeout: float = 60.0, held_gib: float = HELD_GIB,
          restart_if_held: bool = False, reads: int = 3) -> Result:
     """POST /free (unload models + free memory), wait until applied, report VRAM.
     `reads`: empty-queue reads that count as idle (1 for a caller whose own prompts are
     the next ones: the worker applies the flags at once when its queue is empty)."""
-    cfg = served(cfg)
+    return _free(served(cfg), timeout, held_gib, restart_if_held, reads)
+
+
+def _free(cfg: ServiceConfig, timeout: float, held_gib: float, restart_if_held: bool,
+          reads: int) -> Result:
+    """free, on cfg's host as it stands (switch has found our server's already)."""
     api = ComfyHTTP(cfg.base_url, timeout=5.0)
     try:
         before = api.system_stats()
@@ -656,12 +665,9 @@ def switch(cfg: ServiceConfig, family: str, timeout: float = 600.0, reads: int =
     found = _look(cfg)
     if (unreadable := _unreadable(cfg, found, "switch")) is not None:
         return unreadable  # it may know a server of ours, which restart would refuse
-    cfg = served(cfg)
-    if found.server is None:
-        # a server we do not manage: free is all we may do
-        res = free(cfg, timeout=timeout, reads=reads)
-    else:
-        res = free(cfg, timeout=timeout, restart_if_held=True, reads=reads)
+    cfg = served(cfg, found)  # one look at the state file for the whole verb
+    # a server we do not manage: free is all we may do
+    res = _free(cfg, timeout, HELD_GIB, found.server is not None, reads)
     if res.code != Exit.OK:
         return Result(res.code, f"switch {family}: {res.message}", res.data)
     return Result(Exit.OK, f"ready for {family}: {res.message}", {**res.data, "family": family})
