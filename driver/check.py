@@ -4,7 +4,6 @@ in one go."""
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +11,7 @@ import numpy as np
 from comfy_nodes.core.greenscreen import PortraitError, load_portrait
 from comfy_nodes.core.safeyaml import short
 from comfy_nodes.core.sheet import max_width_problem
-from comfy_nodes.core.util import folder_problem
+from comfy_nodes.core.util import did_you_mean, folder_problem
 from driver import disk
 from driver.joblist_load import JoblistError, Loaded
 from driver.outputs import out_problem, own_names
@@ -113,11 +112,8 @@ def check(job: Loaded, characters: set[str] | None = None) -> list[str]:
                             f", not an action of this joblist ({', '.join(sorted(known))})")
     for action in job.spec.prompts:  # `wlak:` was taken, and walk kept the default prompt
         if action not in known:
-            close = difflib.get_close_matches(action, sorted(known), n=1)
             problems.append(f"{job.where(('prompts', action))}: prompts: {short(action)} is "
-                            f"not an action of this joblist"
-                            + (f": did you mean {close[0]!r}?" if close else
-                               f" ({', '.join(sorted(known))})"))
+                            "not an action of this joblist" + did_you_mean(action, known, True))
     try:
         base = Workflow.load(job.workflow)
         wf = base.with_overrides(job.spec.overrides)

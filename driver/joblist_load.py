@@ -6,7 +6,6 @@ the rest of the driver works from it."""
 
 from __future__ import annotations
 
-import difflib
 import zlib
 from pathlib import Path
 from typing import Any, get_args, get_origin
@@ -24,6 +23,7 @@ from comfy_nodes.core.safeyaml import (
     read_limited,
     short,
 )
+from comfy_nodes.core.util import did_you_mean
 from driver.joblist import Joblist, ServerSpec, checked_text
 
 DEFAULT_PROMPTS = {
@@ -237,8 +237,7 @@ def _suggest(key: str, parent: tuple) -> str:
         if not models:
             return ""
         model = models[0]
-    close = difflib.get_close_matches(key, list(model.model_fields), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return did_you_mean(key, model.model_fields)
 
 
 def load(path: Path) -> Loaded:

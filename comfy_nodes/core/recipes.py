@@ -9,7 +9,6 @@ any action, or add actions:
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 from dataclasses import asdict, dataclass
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .snap import snap_length
+from .util import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -124,10 +124,7 @@ def merge(base: dict[str, Recipe], overrides: dict, source: str) -> dict[str, Re
             where = ".".join(str(p) for p in err["loc"]) if err["loc"] else "fields"
             reason = err["msg"]
             if err["type"] == "extra_forbidden":  # a typo: `frame: 3` said only "Extra inputs"
-                close = difflib.get_close_matches(where, FIELDS, n=1)
-                reason = (f"unknown field {where!r}: "
-                          + (f"did you mean {close[0]!r}?" if close else
-                             f"a recipe has {', '.join(FIELDS)}"))
+                reason = f"unknown field {where!r}" + did_you_mean(where, FIELDS, True)
             raise RecipeError(f"{source}: action {action!r}, {where}: {reason}",
                               (action, *(str(p) for p in err["loc"])), reason) from None
     return out

@@ -5,6 +5,7 @@ with a deadline, hash a file. Standard library only (this runs inside ComfyUI to
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 import os
 import threading
@@ -64,6 +65,17 @@ def _discard(tmp: Path, path: Path, e: BaseException) -> None:
         tmp.unlink()
     if isinstance(e, OSError) and (e.filename is None or Path(e.filename) == tmp):
         e.filename = str(path)  # the one line names the file we were writing, not ours
+
+
+def did_you_mean(word: str, choices: Iterable[str], list_all: bool = False) -> str:
+    """" (did you mean 'walk'?)" for the choice nearest a mistyped word; where none is
+    near, " (one of: a, b)" with list_all, else "". One phrasing for every typo we name
+    (a joblist's key, a prompt's action, a recipe's field)."""
+    options = sorted(choices)
+    close = difflib.get_close_matches(word, options, n=1)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    return f" (one of: {', '.join(options)})" if list_all and options else ""
 
 
 def nearest_existing(path: Path) -> Path:

@@ -535,8 +535,8 @@ def test_a_prompt_for_no_action_is_named_with_its_line_and_the_near_one(tmp_path
     assert res.code == 1 and "Traceback" not in res.err
     line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "wlak" in t)
     assert res.err.strip().splitlines() == [
-        f"driver check: {path}:{line}: prompts: 'wlak' is not an action of this joblist: "
-        "did you mean 'walk'?"], res.err
+        f"driver check: {path}:{line}: prompts: 'wlak' is not an action of this joblist "
+        "(did you mean 'walk'?)"], res.err
 
 
 @pytest.mark.parametrize("where", ["top", "character"])
@@ -553,7 +553,7 @@ def test_a_misspelt_recipe_field_is_named_with_its_line_and_the_near_one(tmp_pat
     res = run_cli("driver", "check", str(path), env={"H3SPRITE_STATE_DIR": str(tmp_path / "s")})
     assert res.code == 1 and "Traceback" not in res.err
     line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "frame:" in t)
-    assert (f"{path}:{line}: {key}: unknown field 'frame': did you mean 'frames'?"
+    assert (f"{path}:{line}: {key}: unknown field 'frame' (did you mean 'frames'?)"
             in res.err), res.err
 
 

@@ -133,3 +133,12 @@ def test_an_http_error_is_one_line_naming_the_url_and_what_to_do():
         ": out/walk.json: the system forbids changing it (an immutable or another user's "
         "file?); choose another folder")
     assert os_error_line(OSError(5, "Input/output error", "x")) == "Input/output error: x"
+
+
+def test_did_you_mean_names_the_nearest_choice_or_all_of_them():
+    from comfy_nodes.core.util import did_you_mean
+
+    fields = ["seconds", "frames", "fps", "loop"]
+    assert did_you_mean("frame", fields) == " (did you mean 'frames'?)"
+    assert did_you_mean("zzz", ["b", "a"]) == ""
+    assert did_you_mean("zzz", ["b", "a"], list_all=True) == " (one of: a, b)"
