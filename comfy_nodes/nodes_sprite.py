@@ -14,7 +14,7 @@ from .core import backdrop, drawn, export, matte, pipeline, silhouette
 from .core import sheet as sheet_mod
 from .core.export import texturepacker
 from .core.names import safe_name
-from .core.recipes import DEFAULT_RECIPES, Recipe
+from .core.recipes import DEFAULT_RECIPES, MIN_FPS, Recipe
 from .core.reference import Reference, portrait_reference
 from .core.sheet import grade_label
 from .core.video import Clip
@@ -70,9 +70,9 @@ def _reference(node: str, portrait, portrait_mask) -> Reference | None:
 
 def _recipe(node: str, action: str, sheet_frames: int, sheet_fps: float) -> Recipe:
     base = DEFAULT_RECIPES[action]
-    if 0 < sheet_fps < 1:  # the widget's step is 0.5; a recipe file needs 1 (recipes.py)
-        raise_for_user(node, f"sheet_fps {sheet_fps:g} is under one frame a second: give 1 "
-                             f"or more, or 0 for the {action} recipe's {base.fps:g}.")
+    if 0 < sheet_fps < MIN_FPS:  # the widget steps by 0.5; a recipe file's bound holds here
+        raise_for_user(node, f"sheet_fps {sheet_fps:g} is under one frame a second: give "
+                             f"{MIN_FPS:g} or more, or 0 for the {action} recipe's {base.fps:g}.")
     return dataclasses.replace(base, frames=sheet_frames or base.frames,
                                fps=sheet_fps or base.fps)
 

@@ -18,6 +18,8 @@ from typing import Any
 from .snap import snap_length
 from .util import did_you_mean
 
+MIN_FPS = 1.0  # the least a sheet's fps may be, from a recipe file or the Sprite Sheet node
+
 
 @dataclass(frozen=True)
 class Recipe:
@@ -59,7 +61,7 @@ def _fields_model() -> Any:
         seconds: float = Field(gt=0, le=20)
         # strict: `frames: true` was read as 1 (a one-frame sheet), "yes" as a loop
         frames: int = Field(ge=1, le=256, strict=True)
-        fps: float = Field(ge=1, le=120)  # 0.001 fps made a frame last 17 minutes
+        fps: float = Field(ge=MIN_FPS, le=120)  # 0.001 fps: a frame lasted 17 minutes
         loop: bool = Field(strict=True)
 
         @field_validator("seconds", "fps", mode="before")
